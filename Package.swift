@@ -1,0 +1,81 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+    name: "ingest",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "ingest", targets: ["IngestCLI"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
+        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
+    ],
+    targets: [
+        // C libraries, reached through their C APIs directly (see each shim.h).
+        .systemLibrary(
+            name: "CSQLite",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
+        .systemLibrary(
+            name: "CLibXML2",
+            pkgConfig: "libxml-2.0",
+            providers: [.apt(["libxml2-dev"])]
+        ),
+        .systemLibrary(
+            name: "CCSV",
+            providers: [.apt(["libcsv-dev"])]
+        ),
+
+        // Domain values shared by every layer: money, codes, records, rejects.
+        .target(
+            name: "IngestCore",
+            dependencies: []
+        ),
+        // Feed adapters: one file in, canonical records and rejects out.
+        .target(
+            name: "IngestAdapters",
+            dependencies: ["IngestCore", "CCSV", "CLibXML2"]
+        ),
+        // SQLite snapshot: schema, bulk writer, publisher, manifest.
+        .target(
+            name: "IngestSnapshot",
+            dependencies: [
+                "IngestCore", "CSQLite",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+        // The run: plan feeds, parse in parallel, validate, feed one writer, publish.
+        .target(
+            name: "IngestPipeline",
+            dependencies: [
+                "IngestCore", "IngestAdapters", "IngestSnapshot",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "DequeModule", package: "swift-collections"),
+                .product(name: "TOMLKit", package: "TOMLKit"),
+            ]
+        ),
+        .executableTarget(
+            name: "IngestCLI",
+            dependencies: [
+                "IngestPipeline", "IngestSnapshot", "IngestCore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+
+        .target(
+            name: "IngestTestSupport",
+            dependencies: ["IngestCore", "IngestSnapshot", "CSQLite"],
+            path: "Tests/IngestTestSupport"
+        ),
+        .testTarget(name: "IngestCoreTests", dependencies: ["IngestCore"]),
+        .testTarget(name: "IngestAdaptersTests", dependencies: ["IngestAdapters", "IngestTestSupport"]),
+        .testTarget(name: "IngestSnapshotTests", dependencies: ["IngestSnapshot", "IngestTestSupport", "CSQLite"]),
+        .testTarget(name: "IngestPipelineTests", dependencies: ["IngestPipeline", "IngestTestSupport", "CSQLite"]),
+        .testTarget(name: "IngestCLITests", dependencies: ["IngestTestSupport", "CSQLite"]),
+    ]
+)

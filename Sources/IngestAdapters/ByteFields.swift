@@ -1,0 +1,51 @@
+/// Splits a line of an unquoted delimited record (RAX: `;`, never quoted, a
+/// `;` never inside a field) into byte ranges without copying. This is not
+/// CSV: quoted formats go through libcsv (`DelimitedFileReader`).
+struct ByteFields {
+    private(set) var ranges: [Range<Int>] = []
+    let line: UnsafeBufferPointer<UInt8>
+
+    init(_ line: UnsafeBufferPointer<UInt8>, separator: UInt8, limit: Int = 64) {
+        self.line = line
+        ranges.reserveCapacity(12)
+        var start = 0
+        for index in 0..<line.count where line[index] == separator {
+            ranges.append(start..<index)
+            start = index + 1
+            if ranges.count > limit { return }
+        }
+        ranges.append(start..<line.count)
+    }
+
+    var count: Int { ranges.count }
+
+    /// The field's bytes with ASCII spaces and tabs trimmed.
+    func trimmed(_ index: Int) -> UnsafeBufferPointer<UInt8> {
+        var range = ranges[index]
+        while let first = range.first, line[first] == 32 || line[first] == 9 { range = range.dropFirst() }
+        while let last = range.last, line[last] == 32 || line[last] == 9 { range = range.dropLast() }
+        return UnsafeBufferPointer(rebasing: line[range])
+    }
+
+    func isEmpty(_ index: Int) -> Bool { trimmed(index).isEmpty }
+}
+
+extension UnsafeBufferPointer<UInt8> {
+    /// `[-]digits` as an integer, or nil (no digits, other bytes, or overflow).
+    func parseInteger(allowNegative: Bool) -> Int128? {
+        var value: Int128 = 0
+        var negative = false
+        var digits = 0
+        for (index, byte) in enumerated() {
+            if index == 0, byte == UInt8(ascii: "-"), allowNegative { negative = true; continue }
+            guard byte >= 48, byte <= 57 else { return nil }
+            digits += 1
+            if digits > 30 { return nil }
+            value = value * 10 + Int128(byte - 48)
+        }
+        guard digits > 0 else { return nil }
+        return negative ? -value : value
+    }
+
+    var asciiString: String { String(decoding: self, as: UTF8.self) }
+}

@@ -1,0 +1,111 @@
+import CCSV
+import Foundation
+import IngestCore
+
+/// RFC 4180 delimited files through libcsv: quoted fields with embedded
+/// delimiters, doubled quotes and newlines; CRLF or LF; an optional UTF-8
+/// BOM; blank lines skipped. Rows are handed over with the line they start on.
+public final class DelimitedFileReader {
+    public struct Row {
+        /// Raw field bytes, quotes removed, in the file's encoding.
+        public var fields: [[UInt8]]
+        /// 1-based line the row starts on.
+        public var line: Int
+    }
+
+    public let delimiter: UInt8
+    public let quote: UInt8
+
+    public init(delimiter: UInt8 = UInt8(ascii: ","), quote: UInt8 = UInt8(ascii: "\"")) {
+        self.delimiter = delimiter
+        self.quote = quote
+    }
+
+    /// State the C callbacks reach through libcsv's context pointer.
+    private final class Context {
+        var fields: [[UInt8]] = []
+        var line = 1
+        var embeddedNewlines = 0
+        var onRow: (Row) throws -> Void
+        var error: Error?
+        init(onRow: @escaping (Row) throws -> Void) { self.onRow = onRow }
+
+        func endRow(terminator: Int32) {
+            if !fields.isEmpty, error == nil {
+                do { try onRow(Row(fields: fields, line: line)) } catch { self.error = error }
+            }
+            fields.removeAll(keepingCapacity: true)
+            line += embeddedNewlines
+            embeddedNewlines = 0
+            if terminator == 10 { line += 1 }
+        }
+    }
+
+    /// Streams `path` through libcsv; `onRow` may throw to stop early.
+    /// Malformed quoting or an oversized field is a `FeedFailure` with the line.
+    public func read(path: String, onRow: @escaping (Row) throws -> Void) throws {
+        let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        guard descriptor >= 0 else { throw FeedFailure(reason: .unreadable, message: "cannot open: \(String(cString: strerror(errno)))") }
+        defer { close(descriptor) }
+
+        var parser = csv_parser()
+        guard csv_init(&parser, UInt8(CSV_STRICT | CSV_STRICT_FINI | CSV_REPALL_NL)) == 0 else {
+            throw FeedFailure(reason: .unreadable, message: "libcsv could not initialise")
+        }
+        defer { csv_free(&parser) }
+        ingest_csv_install_bounded_realloc(&parser)
+        csv_set_delim(&parser, delimiter)
+        csv_set_quote(&parser, quote)
+
+        let context = Context(onRow: onRow)
+        let pointer = Unmanaged.passUnretained(context).toOpaque()
+        let fieldCallback: @convention(c) (UnsafeMutableRawPointer?, Int, UnsafeMutableRawPointer?) -> Void = { data, length, context in
+            let state = Unmanaged<Context>.fromOpaque(context!).takeUnretainedValue()
+            let bytes = data.map { Array(UnsafeRawBufferPointer(start: $0, count: length)) } ?? []
+            state.embeddedNewlines += bytes.reduce(0) { $0 + ($1 == 10 ? 1 : 0) }
+            state.fields.append(bytes)
+        }
+        let rowCallback: @convention(c) (Int32, UnsafeMutableRawPointer?) -> Void = { terminator, context in
+            Unmanaged<Context>.fromOpaque(context!).takeUnretainedValue().endRow(terminator: terminator)
+        }
+
+        let chunkSize = 256 * 1024
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 1)
+        defer { buffer.deallocate() }
+        var first = true
+        while true {
+            let count = Glibc.read(descriptor, buffer.baseAddress, chunkSize)
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw FeedFailure(reason: .unreadable, message: "read failed: \(String(cString: strerror(errno)))", line: context.line)
+            }
+            if count == 0 { break }
+            var start = buffer.baseAddress!
+            var length = count
+            if first, length >= 3, buffer[0] == 0xEF, buffer[1] == 0xBB, buffer[2] == 0xBF {
+                start += 3
+                length -= 3
+            }
+            first = false
+            let parsed = csv_parse(&parser, start, length, fieldCallback, rowCallback, pointer)
+            if let error = context.error { throw error }
+            if parsed != length { throw failure(parser: &parser, line: context.line) }
+        }
+        if csv_fini(&parser, fieldCallback, rowCallback, pointer) != 0 {
+            throw failure(parser: &parser, line: context.line)
+        }
+        if let error = context.error { throw error }
+    }
+
+    private func failure(parser: inout csv_parser, line: Int) -> FeedFailure {
+        let code = csv_error(&parser)
+        if code == CSV_ENOMEM {
+            return FeedFailure(reason: .lineTooLong, message: "a field is longer than \(1 << 20) bytes", line: line)
+        }
+        return FeedFailure(reason: .malformedCSV, message: "malformed CSV: \(String(cString: csv_strerror(code)))", line: line)
+    }
+}
+
+extension RejectReason {
+    public static let malformedCSV = RejectReason(rawValue: "malformed_csv")
+}

@@ -1,0 +1,88 @@
+import IngestCore
+
+/// The pharmacy registry (FEEDS.md §5): UTF-8 CSV with a header naming the
+/// columns, in any order. It supplies names, addresses and coordinates to
+/// the pharmacies the stock feeds bring.
+public struct PharmacyRegistryAdapter: FeedAdapter {
+    public let name = "pharmacy-registry"
+    public let summary = "Pharmacy registry (FEEDS.md §5), UTF-8 CSV; recognised by a header with id, name, latitude and longitude"
+    public let kind = FeedKind.pharmacyRegistry
+
+    static let required = ["id", "name", "latitude", "longitude"]
+    static let optional = ["chain_id", "region", "address", "phone", "open_hours"]
+
+    public init() {}
+
+    public func recognises(_ file: FeedFile) -> Bool {
+        let header = String(decoding: file.firstLine, as: UTF8.self)
+        let columns = Set(header.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() })
+        return Self.required.allSatisfy(columns.contains) && columns.contains("region")
+    }
+
+    public func parse(_ file: FeedFile) -> FeedOutput<PharmacyRecord> {
+        var output = FeedOutput<PharmacyRecord>(file: file.name)
+        var columns: [String: Int] = [:]
+        var seen = Set<String>()
+        do {
+            try DelimitedFileReader(delimiter: UInt8(ascii: ",")).read(path: file.path) { row in
+                if row.line == 1 || columns.isEmpty {
+                    for (index, field) in row.fields.enumerated() {
+                        columns[String(decoding: field, as: UTF8.self).trimmingCharacters(in: .whitespaces).lowercased()] = index
+                    }
+                    if let missing = Self.required.first(where: { columns[$0] == nil }) {
+                        throw FeedFailure(reason: .badHeader, message: "registry header lacks column '\(missing)'", line: row.line)
+                    }
+                    return
+                }
+                readRow(row, columns: columns, seen: &seen, output: &output)
+            }
+        } catch let failure as FeedFailure {
+            output.failure = failure
+        } catch {
+            output.failure = FeedFailure(reason: .unreadable, message: "\(error)")
+        }
+        return output
+    }
+
+    private func readRow(_ row: DelimitedFileReader.Row, columns: [String: Int], seen: inout Set<String>, output: inout FeedOutput<PharmacyRecord>) {
+        var values: [String: String] = [:]
+        for (column, index) in columns where index < row.fields.count {
+            guard let text = String(validating: row.fields[index], as: UTF8.self), !text.contains("\0") else {
+                output.reject(line: row.line, key: "", reason: .badEncoding, message: "\(column) is not UTF-8 text", field: column)
+                return
+            }
+            values[column] = text.trimmingCharacters(in: .whitespaces)
+        }
+        let id = values["id"] ?? ""
+        func reject(_ reason: RejectReason, _ field: String, _ message: String) {
+            output.reject(line: row.line, key: id, reason: reason, message: message, field: field)
+        }
+        guard row.fields.count == columns.count else {
+            return reject(.badFieldCount, "row", "row has \(row.fields.count) fields, the header has \(columns.count)")
+        }
+        guard !id.isEmpty else { return reject(.missingField, "id", "id is empty") }
+        guard let name = values["name"], !name.isEmpty else { return reject(.missingField, "name", "name is empty") }
+        guard let latitude = Self.coordinate(values["latitude"]), (-90...90).contains(latitude) else {
+            return reject(.badCoordinates, "latitude", "latitude '\(values["latitude"] ?? "")' is not a number in [-90, 90]")
+        }
+        guard let longitude = Self.coordinate(values["longitude"]), (-180...180).contains(longitude) else {
+            return reject(.badCoordinates, "longitude", "longitude '\(values["longitude"] ?? "")' is not a number in [-180, 180]")
+        }
+        guard seen.insert(id).inserted else {
+            return reject(.duplicateKey, "id", "pharmacy \(id) appears earlier in the registry")
+        }
+        func optional(_ key: String) -> String? { values[key].flatMap { $0.isEmpty ? nil : $0 } }
+        output.accept(PharmacyRecord(
+            id: id, name: name, chainID: optional("chain_id"), region: optional("region"),
+            address: optional("address"), phone: optional("phone"), openHours: optional("open_hours"),
+            latitude: latitude, longitude: longitude, line: row.line))
+    }
+
+    /// Decimal-point degrees; nothing Double would also read (`nan`, `1e3`, hex).
+    static func coordinate(_ text: String?) -> Double? {
+        guard let text, ExactDecimal.parse(text, decimalSeparator: ".", maxFractionDigits: 12, allowNegative: true) != nil else { return nil }
+        return Double(text)
+    }
+}
+
+import Foundation

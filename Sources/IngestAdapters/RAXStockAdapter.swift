@@ -1,0 +1,238 @@
+import IngestCore
+
+/// RAX stock exports of the legacy pharmacies (FEEDS.md §1): Windows-1257
+/// text, `;`-separated and never quoted, `H` header, `I` items, `T` trailer.
+///
+/// The trailer is what tells a complete export from a truncated download, so
+/// nothing of a file whose trailer is missing or disagrees is loaded.
+public struct RAXStockAdapter: StockFeedAdapter {
+    public let name = "rax"
+    public let summary = "RAX stock export (FEEDS.md §1), versions 3.1 and 3.2, Windows-1257; recognised by a first line starting `H;RAX;`"
+    public let maxLineLength: Int
+
+    private let decoder = Windows1257.shared
+    static let supportedVersions = ["3.1": 9, "3.2": 10]
+
+    public init(maxLineLength: Int = 64 * 1024) {
+        self.maxLineLength = maxLineLength
+    }
+
+    public func recognises(_ file: FeedFile) -> Bool {
+        file.firstLine.starts(with: Array("H;RAX;".utf8))
+    }
+
+    /// What the `H` record declares.
+    struct Header {
+        var header: StockFeedHeader
+        var version: String
+        var itemFieldCount: Int?
+        var currency: Currency?
+    }
+
+    public func readHeader(_ file: FeedFile) throws(FeedFailure) -> StockFeedHeader {
+        let line = Array(file.firstLine)
+        let result = line.withUnsafeBufferPointer { parseHeader($0) }
+        return try result.get().header
+    }
+
+    func parseHeader(_ line: UnsafeBufferPointer<UInt8>) -> Result<Header, FeedFailure> {
+        let fields = ByteFields(line, separator: UInt8(ascii: ";"))
+        guard fields.count == 7, fields.trimmed(0).asciiString == "H", fields.trimmed(1).asciiString == "RAX" else {
+            return .failure(FeedFailure(reason: .badHeader, message: "header must be H;RAX;version;pharmacy id;name;exported at;currency (7 fields), found \(fields.count)", line: 1))
+        }
+        let version = fields.trimmed(2).asciiString
+        let pharmacyID = fields.trimmed(3).asciiString
+        guard !pharmacyID.isEmpty else {
+            return .failure(FeedFailure(reason: .badHeader, message: "header has no pharmacy id", line: 1))
+        }
+        guard let name = decoder.decode(fields.trimmed(4)) else {
+            return .failure(FeedFailure(reason: .badEncoding, message: "pharmacy name is not Windows-1257 text", line: 1))
+        }
+        let exportedText = fields.trimmed(5).asciiString
+        guard let exportedAt = ExportTimestamp.parseCompact(exportedText) else {
+            return .failure(FeedFailure(reason: .badHeader, message: "export time '\(exportedText)' is not YYYYMMDDTHHMM", line: 1))
+        }
+        let currencyText = fields.trimmed(6).asciiString
+        let currency = Currency(code: currencyText).flatMap { [.eur, .eek].contains($0) ? $0 : nil }
+        return .success(Header(
+            header: StockFeedHeader(pharmacyID: pharmacyID, pharmacyName: name.isEmpty ? nil : name,
+                                    exportedAt: exportedAt, format: "RAX \(version)"),
+            version: version,
+            itemFieldCount: Self.supportedVersions[version],
+            currency: currency))
+    }
+
+    public func parse(_ file: FeedFile, into output: inout FeedOutput<StockOffer>) -> StockFeedHeader? {
+        var state = ParseState()
+        do {
+            try LineReader(path: file.path, maxLineLength: maxLineLength).forEachLine { line, number in
+                try consume(line, number: number, state: &state, output: &output)
+            }
+        } catch let failure as FeedFailure {
+            output.failure = failure
+            return state.header?.header
+        } catch {
+            output.failure = FeedFailure(reason: .unreadable, message: "\(error)")
+            return state.header?.header
+        }
+        if output.failure == nil {
+            output.failure = state.trailerProblem(lastLine: state.lastLine)
+        }
+        return state.header?.header
+    }
+
+    private struct ParseState {
+        var header: Header?
+        var itemLines = 0
+        var quantitySum: Int128 = 0
+        var trailer: (items: Int128, quantity: Int128, line: Int)?
+        var seenAptcodes = Set<String>()
+        var lastLine = 0
+
+        func trailerProblem(lastLine: Int) -> FeedFailure? {
+            guard let trailer else {
+                return FeedFailure(reason: .trailerMismatch, message: "trailer (T record) missing: the file is truncated", line: lastLine)
+            }
+            if trailer.items != Int128(itemLines) || trailer.quantity != quantitySum {
+                return FeedFailure(
+                    reason: .trailerMismatch,
+                    message: "trailer says \(trailer.items) items with quantity \(trailer.quantity), file has \(itemLines) items with quantity \(quantitySum)",
+                    line: trailer.line)
+            }
+            return nil
+        }
+    }
+
+    private func consume(_ line: LineReader.Line, number: Int, state: inout ParseState, output: inout FeedOutput<StockOffer>) throws {
+        state.lastLine = number
+        guard case .text(let bytes) = line else {
+            // Unreadable, but most likely an item: it counts as one so the
+            // trailer check sees the damage.
+            if case .tooLong(let length) = line {
+                state.itemLines += 1
+                output.reject(line: number, key: "", reason: .lineTooLong, message: "line of \(length) bytes exceeds the limit of \(maxLineLength)")
+            }
+            return
+        }
+        if number == 1 {
+            switch parseHeader(bytes) {
+            case .success(let header):
+                state.header = header
+                if header.itemFieldCount == nil {
+                    output.failure = FeedFailure(reason: .unsupportedVersion, message: "RAX format version '\(header.version)' is not 3.1 or 3.2", line: 1)
+                } else if header.currency == nil {
+                    output.failure = FeedFailure(reason: .unsupportedCurrency, message: "currency must be EEK or EUR", line: 1)
+                }
+            case .failure(let failure):
+                output.failure = failure
+            }
+            return
+        }
+        if bytes.allSatisfy({ $0 == 32 || $0 == 9 }) { return } // blank line: not a record
+        if let trailer = state.trailer {
+            throw FeedFailure(reason: .trailerMismatch, message: "data after the trailer of line \(trailer.line)", line: number)
+        }
+        let fields = ByteFields(bytes, separator: UInt8(ascii: ";"))
+        switch fields.trimmed(0).asciiString {
+        case "I":
+            state.itemLines += 1
+            if let quantity = fields.trimmed(fields.count - 1).parseInteger(allowNegative: true) {
+                state.quantitySum += quantity
+            }
+            guard let header = state.header, output.failure == nil,
+                  let fieldCount = header.itemFieldCount, let currency = header.currency else {
+                // The feed is rejected whole anyway; the record is counted.
+                output.reject(line: number, key: fields.count > 1 ? decoder.decode(fields.trimmed(1)) ?? "" : "",
+                              reason: output.failure?.reason ?? .badHeader, message: "feed header is invalid")
+                return
+            }
+            readItem(fields, fieldCount: fieldCount, currency: currency, line: number, state: &state, output: &output)
+        case "T":
+            guard fields.count == 3,
+                  let items = fields.trimmed(1).parseInteger(allowNegative: false),
+                  let quantity = fields.trimmed(2).parseInteger(allowNegative: true) else {
+                throw FeedFailure(reason: .trailerMismatch, message: "trailer must be T;<items>;<quantity sum>", line: number)
+            }
+            state.trailer = (items, quantity, number)
+        case "H":
+            throw FeedFailure(reason: .badHeader, message: "second header record", line: number)
+        default:
+            output.reject(line: number, key: "", reason: .badRecordType, message: "record type must be H, I or T", field: "record type")
+        }
+    }
+
+    private func readItem(
+        _ fields: ByteFields, fieldCount: Int, currency: Currency, line: Int,
+        state: inout ParseState, output: inout FeedOutput<StockOffer>
+    ) {
+        let rawKey = fields.count > 1 ? (decoder.decode(fields.trimmed(1)) ?? "") : ""
+        func reject(_ reason: RejectReason, _ field: String, _ message: String) {
+            output.reject(line: line, key: rawKey.uppercased(), reason: reason, message: message, field: field)
+        }
+        guard fields.count == fieldCount else {
+            reject(.badFieldCount, "record", "item record has \(fields.count) fields, version \(state.header!.version) has \(fieldCount)")
+            return
+        }
+        // 3.2 has the package code at index 2; 3.1 lacks it, shifting the rest left.
+        let shift = fieldCount == 10 ? 1 : 0
+        let names = ["record type", "aptcode"] + (shift == 1 ? ["package code"] : [])
+            + ["gtin", "name", "producer", "atc", "active substance", "price", "quantity"]
+        var text = [String]()
+        text.reserveCapacity(fieldCount)
+        for index in 0..<fieldCount {
+            guard let decoded = decoder.decode(fields.trimmed(index)) else {
+                reject(.badEncoding, names[index], "\(names[index]) holds a byte that is not Windows-1257 text (or a NUL)")
+                return
+            }
+            text.append(decoded)
+        }
+        let aptcode = text[1].uppercased()
+        guard !aptcode.isEmpty else { return reject(.missingField, "aptcode", "aptcode is empty") }
+        var packageCode: String?
+        if shift == 1, !text[2].isEmpty {
+            guard PackageCode.isValid(text[2]) else {
+                return reject(.badPackageCode, "package code", "package code '\(text[2])' fails its check digit")
+            }
+            packageCode = text[2]
+        }
+        var gtin: String?
+        let gtinText = text[2 + shift]
+        if !gtinText.isEmpty {
+            switch GTIN.normalize(gtinText) {
+            case .success(let normalized):
+                gtin = normalized
+                if GTIN.isRestricted(normalized) {
+                    output.warn(line: line, key: aptcode, code: .restrictedGTIN, message: "GTIN \(normalized) is not globally unique")
+                }
+            case .failure(.badShape):
+                return reject(.badGTIN, "gtin", "GTIN '\(gtinText)' is not 8, 12, 13 or 14 digits")
+            case .failure(.badCheckDigit):
+                return reject(.badGTINCheckDigit, "gtin", "GTIN '\(gtinText)' fails its check digit")
+            }
+        }
+        let name = text[3 + shift]
+        guard !name.isEmpty else { return reject(.missingField, "name", "name is empty") }
+        let priceText = fields.trimmed(7 + shift)
+        guard let price = ExactDecimal.parse(priceText, decimalSeparator: UInt8(ascii: ","), maxFractionDigits: 2) else {
+            return reject(.badPrice, "price", "price '\(text[7 + shift])' is not a decimal-comma amount with up to 2 decimals")
+        }
+        let cents: Int64
+        do {
+            cents = try Money.cents(price, in: currency)
+        } catch {
+            return reject(.badPrice, "price", "price '\(text[7 + shift])' is out of range")
+        }
+        guard let quantity = fields.trimmed(8 + shift).parseInteger(allowNegative: false),
+              quantity <= Int128(Int64.max) else {
+            return reject(.badQuantity, "quantity", "quantity '\(text[8 + shift])' is not a non-negative integer")
+        }
+        guard state.seenAptcodes.insert(aptcode).inserted else {
+            return reject(.duplicateKey, "aptcode", "aptcode \(aptcode) appears earlier in this feed")
+        }
+        func optional(_ value: String) -> String? { value.isEmpty ? nil : value }
+        output.accept(StockOffer(
+            aptcode: aptcode, packageCode: packageCode, gtin: gtin, name: name,
+            producer: optional(text[4 + shift]), atc: optional(text[5 + shift].uppercased()),
+            activeSubstance: optional(text[6 + shift]), priceCents: cents, quantity: Int64(quantity), line: line))
+    }
+}

@@ -1,0 +1,18 @@
+/// What a stock feed says about itself before its records: enough to decide,
+/// without parsing the whole file, which feed of a pharmacy counts tonight.
+public struct StockFeedHeader: Sendable, Hashable {
+    public var pharmacyID: String
+    public var pharmacyName: String?
+    public var chainID: String?
+    public var exportedAt: ExportTimestamp
+    /// The format and its version as the feed declares it (`RAX 3.2`).
+    public var format: String
+
+    public init(pharmacyID: String, pharmacyName: String?, chainID: String? = nil, exportedAt: ExportTimestamp, format: String) {
+        self.pharmacyID = pharmacyID
+        self.pharmacyName = pharmacyName
+        self.chainID = chainID
+        self.exportedAt = exportedAt
+        self.format = format
+    }
+}

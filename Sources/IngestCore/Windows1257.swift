@@ -1,0 +1,72 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Decodes Windows-1257 (Baltic) text, the encoding of RAX exports.
+///
+/// Foundation on Linux has no cp1257, but glibc's iconv does. The code page
+/// is single-byte, so iconv is asked once per byte value when the table is
+/// built and the hot path is a table lookup; bytes iconv calls undefined
+/// (0x81, 0x83, …) stay undefined, and text containing them is refused.
+public struct Windows1257: Sendable {
+    /// UTF-8 bytes for each byte value; empty for bytes cp1257 leaves undefined.
+    private let table: [[UInt8]]
+
+    public static let shared = Windows1257()
+
+    public init() {
+        var table = [[UInt8]](repeating: [], count: 256)
+        let converter = iconv_open("UTF-8", "CP1257")
+        precondition(converter != iconv_t(bitPattern: -1), "glibc iconv has no CP1257 converter")
+        defer { iconv_close(converter) }
+        for value in 0..<256 {
+            var input: [CChar] = [CChar(bitPattern: UInt8(value))]
+            var output = [CChar](repeating: 0, count: 8)
+            var inLeft = 1
+            var outLeft = output.count
+            let converted = input.withUnsafeMutableBufferPointer { inBuffer in
+                output.withUnsafeMutableBufferPointer { outBuffer in
+                    var inPointer: UnsafeMutablePointer<CChar>? = inBuffer.baseAddress
+                    var outPointer: UnsafeMutablePointer<CChar>? = outBuffer.baseAddress
+                    return iconv(converter, &inPointer, &inLeft, &outPointer, &outLeft)
+                }
+            }
+            if converted != -1, inLeft == 0 {
+                table[value] = output.prefix(8 - outLeft).map { UInt8(bitPattern: $0) }
+            }
+            iconv(converter, nil, nil, nil, nil) // reset shift state after an error
+        }
+        self.table = table
+    }
+
+    /// The text, or nil if it holds a byte cp1257 does not define or a NUL.
+    public func decode(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        var ascii = true
+        for byte in bytes {
+            if byte == 0 { return nil }
+            if byte >= 0x80 { ascii = false }
+        }
+        if ascii { return String(decoding: bytes, as: UTF8.self) }
+        var utf8: [UInt8] = []
+        utf8.reserveCapacity(bytes.count * 2)
+        for byte in bytes {
+            if byte < 0x80 {
+                utf8.append(byte)
+            } else {
+                let mapped = table[Int(byte)]
+                if mapped.isEmpty { return nil }
+                utf8.append(contentsOf: mapped)
+            }
+        }
+        return String(decoding: utf8, as: UTF8.self)
+    }
+
+    public func decode(_ bytes: [UInt8]) -> String? {
+        bytes.withUnsafeBufferPointer { decode($0) }
+    }
+
+    /// Whether `byte` has a character in cp1257.
+    public func defines(_ byte: UInt8) -> Bool { byte < 0x80 || !table[Int(byte)].isEmpty }
+}

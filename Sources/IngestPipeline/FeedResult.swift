@@ -1,0 +1,37 @@
+import IngestCore
+
+/// One input file's line in the report and the manifest.
+public struct FeedResult: Sendable {
+    public var file: String
+    public var size: Int64
+    public var sha256: String
+    public var kind: String?
+    public var adapter: String?
+    public var outcome: FeedOutcome
+    public var pharmacyID: String?
+    public var exportedAt: String?
+    public var read = 0
+    public var accepted = 0
+    public var rejectsByReason: [RejectReason: Int] = [:]
+    /// Why the file was rejected whole, skipped or superseded.
+    public var message: String?
+
+    public var rejected: Int { rejectsByReason.values.reduce(0, +) }
+
+    init(file: String, size: Int64, sha256: String, kind: String?, adapter: String?, outcome: FeedOutcome) {
+        self.file = file
+        self.size = size
+        self.sha256 = sha256
+        self.kind = kind
+        self.adapter = adapter
+        self.outcome = outcome
+    }
+
+    mutating func count<Record>(_ output: FeedOutput<Record>) {
+        read = output.read
+        accepted = output.accepted
+        for reject in output.rejects { rejectsByReason[reject.reason, default: 0] += 1 }
+    }
+}
+
+import IngestAdapters

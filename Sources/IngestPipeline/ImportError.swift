@@ -1,0 +1,26 @@
+/// Why a run could not start or could not publish. Each case maps to its own
+/// exit code in the CLI.
+public enum ImportError: Error, Sendable, CustomStringConvertible {
+    case feedsDirectoryMissing(String)
+    /// A mapping, rule or adapter set-up that cannot work; found before any feed is read.
+    case configuration(String)
+
+    public var description: String {
+        switch self {
+        case .feedsDirectoryMissing(let path): return "feeds directory \(path) does not exist or is not a directory"
+        case .configuration(let message): return "configuration error: \(message)"
+        }
+    }
+}
+
+/// Why a finished run published nothing although it ran to the end.
+public enum PublishBlock: Sendable, Equatable, CustomStringConvertible {
+    /// No offer survived: an empty snapshot is never published.
+    case emptyResult
+
+    public var description: String {
+        switch self {
+        case .emptyResult: return "no stock feed loaded any offer; an empty snapshot is never published"
+        }
+    }
+}

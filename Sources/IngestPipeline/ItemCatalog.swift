@@ -1,0 +1,39 @@
+import IngestCore
+import IngestSnapshot
+
+/// The `items` table in the making: one row per aptcode sold anywhere.
+///
+/// Feeds describe the same item more than once and not always alike. The rule
+/// is deterministic because feeds arrive in pharmacy-id order: the first feed
+/// to mention an item gives its fields, later feeds only fill fields it left
+/// empty.
+struct ItemCatalog {
+    private(set) var items: [String: ItemRow] = [:]
+
+    mutating func add(_ offer: StockOffer) {
+        if var known = items[offer.aptcode] {
+            var changed = false
+            func fill(_ field: WritableKeyPath<ItemRow, String?>, _ value: String?) {
+                if known[keyPath: field] == nil, let value {
+                    known[keyPath: field] = value
+                    changed = true
+                }
+            }
+            fill(\.packageCode, offer.packageCode)
+            fill(\.gtin, offer.gtin)
+            fill(\.producer, offer.producer)
+            fill(\.atc, offer.atc)
+            fill(\.activeSubstance, offer.activeSubstance)
+            if changed { items[offer.aptcode] = known }
+        } else {
+            items[offer.aptcode] = ItemRow(
+                aptcode: offer.aptcode, packageCode: offer.packageCode, gtin: offer.gtin, name: offer.name,
+                producer: offer.producer, atc: offer.atc, activeSubstance: offer.activeSubstance)
+        }
+    }
+
+    /// Rows in primary-key (byte) order, for an ordered insert.
+    func sortedRows() -> [ItemRow] {
+        items.values.sorted { $0.aptcode.utf8.lexicographicallyPrecedes($1.aptcode.utf8) }
+    }
+}

@@ -1,0 +1,23 @@
+import IngestCore
+
+/// What a run did, for the printed report, the manifest and the exit code.
+public struct RunReport: Sendable {
+    public var dryRun: Bool
+    /// The version published; nil for a dry run or a blocked publish.
+    public var publishedVersion: String?
+    public var snapshotPath: String?
+    public var feeds: [FeedResult] = []
+    public var rowCounts: [String: Int] = [:]
+    public var rejects: [Reject] = []
+    public var warnings: [Warning] = []
+    /// Set when the run finished but must not publish.
+    public var blocked: PublishBlock?
+
+    public var rejectCounts: [RejectReason: Int] {
+        rejects.reduce(into: [:]) { $0[$1.reason, default: 0] += 1 }
+    }
+
+    public var warningCounts: [WarningCode: Int] {
+        warnings.reduce(into: [:]) { $0[$1.code, default: 0] += 1 }
+    }
+}

@@ -1,0 +1,107 @@
+import Foundation
+import IngestCore
+
+/// `<version>.manifest.json`: what a snapshot was built from and what it
+/// holds (SNAPSHOT.md, "Files and publishing"). Keys are snake_case.
+
+public struct Manifest: Codable, Sendable, Equatable {
+    public var version: String
+    public var schemaVersion: Int
+    /// UTC, ISO 8601.
+    public var createdAt: String
+    public var importerVersion: String
+    public var inputs: [Input]
+    public var rowCounts: [String: Int]
+    public var rejectCounts: [String: Int]
+    public var warningCounts: [String: Int]
+    public var snapshot: SnapshotFile
+    /// The rejects file beside the manifest (one JSON object a line).
+    public var rejectsFile: String
+    public var warningsFile: String
+    /// True when an operator published past a failed quality gate.
+    public var forced: Bool
+
+    /// Explicit snake_case keys: a key strategy would also rewrite the
+    /// dictionaries' keys (reason codes), which must stay as they are.
+    enum CodingKeys: String, CodingKey {
+        case version, inputs, snapshot, forced
+        case schemaVersion = "schema_version", createdAt = "created_at", importerVersion = "importer_version"
+        case rowCounts = "row_counts", rejectCounts = "reject_counts", warningCounts = "warning_counts"
+        case rejectsFile = "rejects_file", warningsFile = "warnings_file"
+    }
+
+    public struct SnapshotFile: Codable, Sendable, Equatable {
+        public var file: String
+        public var size: Int64
+        public var sha256: String
+    }
+
+    /// One file of the feeds folder and what became of it.
+    public struct Input: Codable, Sendable, Equatable {
+        public var file: String
+        public var size: Int64
+        public var sha256: String
+        public var kind: String?
+        public var adapter: String?
+        /// `loaded`, `rejected`, `skipped`, `superseded`, `unrecognised`, `carried_over`.
+        public var outcome: String
+        public var pharmacyId: String?
+        public var exportedAt: String?
+        public var read: Int
+        public var accepted: Int
+        public var rejected: Int
+        public var rejectsByReason: [String: Int]
+        public var message: String?
+
+        enum CodingKeys: String, CodingKey {
+            case file, size, sha256, kind, adapter, outcome, read, accepted, rejected, message
+            case pharmacyId = "pharmacy_id", exportedAt = "exported_at", rejectsByReason = "rejects_by_reason"
+        }
+
+        public init(file: String, size: Int64, sha256: String, kind: String?, adapter: String?, outcome: String,
+                    pharmacyId: String?, exportedAt: String?, read: Int, accepted: Int, rejected: Int,
+                    rejectsByReason: [String: Int], message: String?) {
+            self.file = file
+            self.size = size
+            self.sha256 = sha256
+            self.kind = kind
+            self.adapter = adapter
+            self.outcome = outcome
+            self.pharmacyId = pharmacyId
+            self.exportedAt = exportedAt
+            self.read = read
+            self.accepted = accepted
+            self.rejected = rejected
+            self.rejectsByReason = rejectsByReason
+            self.message = message
+        }
+    }
+
+    public init(version: String, schemaVersion: Int, createdAt: String, importerVersion: String, inputs: [Input],
+                rowCounts: [String: Int], rejectCounts: [String: Int], warningCounts: [String: Int],
+                snapshot: SnapshotFile, rejectsFile: String, warningsFile: String, forced: Bool) {
+        self.version = version
+        self.schemaVersion = schemaVersion
+        self.createdAt = createdAt
+        self.importerVersion = importerVersion
+        self.inputs = inputs
+        self.rowCounts = rowCounts
+        self.rejectCounts = rejectCounts
+        self.warningCounts = warningCounts
+        self.snapshot = snapshot
+        self.rejectsFile = rejectsFile
+        self.warningsFile = warningsFile
+        self.forced = forced
+    }
+
+    public func encoded() throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return try encoder.encode(self)
+    }
+
+    public static func decode(_ data: Data) throws -> Manifest {
+        let decoder = JSONDecoder()
+        return try decoder.decode(Manifest.self, from: data)
+    }
+}

@@ -1,0 +1,99 @@
+import CSQLite
+
+/// One SQLite connection, owned: opened in `init`, closed in `deinit`.
+/// Statements run in loops are prepared once through `cachedStatement`.
+public final class SQLiteDatabase {
+    public let path: String
+    private(set) var handle: OpaquePointer?
+    private var statementCache: [String: SQLiteStatement] = [:]
+
+    /// Debian's libsqlite3 takes a global mutex for memory statistics on every
+    /// allocation; turning them off lets two threads use two databases at
+    /// full speed. It must happen before the first connection opens.
+    private static let configured: Void = { _ = ingest_sqlite_disable_memstatus() }()
+
+    public init(path: String, readOnly: Bool = false) throws(SQLiteError) {
+        _ = Self.configured
+        self.path = path
+        var connection: OpaquePointer?
+        let flags = readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
+        let code = sqlite3_open_v2(path, &connection, flags | SQLITE_OPEN_NOMUTEX, nil)
+        guard code == SQLITE_OK else {
+            let error = SQLiteError(code: code, connection: connection, sql: nil)
+            sqlite3_close_v2(connection)
+            throw error
+        }
+        handle = connection
+        sqlite3_extended_result_codes(connection, 1)
+    }
+
+    deinit { close() }
+
+    /// Finalizes every statement and closes the connection; safe to call twice.
+    public func close() {
+        statementCache.removeAll()
+        if let handle { sqlite3_close_v2(handle) }
+        handle = nil
+    }
+
+    /// Runs one or more statements that return no rows.
+    public func execute(_ sql: String) throws(SQLiteError) {
+        var errorMessage: UnsafeMutablePointer<CChar>?
+        let code = sqlite3_exec(handle, sql, nil, nil, &errorMessage)
+        if code != SQLITE_OK {
+            let message = errorMessage.map { String(cString: $0) } ?? String(cString: sqlite3_errstr(code))
+            sqlite3_free(errorMessage)
+            throw SQLiteError(code: code, message: message, sql: sql)
+        }
+    }
+
+    public func prepare(_ sql: String) throws(SQLiteError) -> SQLiteStatement {
+        try SQLiteStatement(database: self, sql: sql)
+    }
+
+    /// The statement for `sql`, prepared on first use and reused afterwards.
+    public func cachedStatement(_ sql: String) throws(SQLiteError) -> SQLiteStatement {
+        if let statement = statementCache[sql] {
+            statement.reset()
+            return statement
+        }
+        let statement = try prepare(sql)
+        statementCache[sql] = statement
+        return statement
+    }
+
+    /// Runs `body` in one transaction: committed if it returns, rolled back
+    /// if it throws, and the first error is rethrown.
+    public func inTransaction<T>(_ body: () throws -> T) throws -> T {
+        try execute("BEGIN")
+        do {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    /// The first column of the first row of a query, as an integer.
+    public func scalarInt(_ sql: String) throws(SQLiteError) -> Int64? {
+        let statement = try prepare(sql)
+        guard try statement.step() else { return nil }
+        return statement.isNull(0) ? nil : statement.int64(0)
+    }
+
+    /// All rows of a one-column text query.
+    public func strings(_ sql: String) throws(SQLiteError) -> [String] {
+        let statement = try prepare(sql)
+        var result: [String] = []
+        while try statement.step() { result.append(statement.string(0) ?? "") }
+        return result
+    }
+
+    /// `PRAGMA integrity_check`: nil when the database is sound, else SQLite's findings.
+    public func integrityProblems() throws(SQLiteError) -> String? {
+        let lines = try strings("PRAGMA integrity_check")
+        return lines == ["ok"] ? nil : lines.joined(separator: "; ")
+    }
+}

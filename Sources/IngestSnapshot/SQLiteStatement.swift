@@ -1,0 +1,78 @@
+import CSQLite
+
+/// A prepared statement, owned: finalized in `deinit`. Binding is by 1-based
+/// index; text is copied by SQLite (`SQLITE_TRANSIENT`) so callers need not
+/// keep buffers alive.
+public final class SQLiteStatement {
+    public let sql: String
+    private let handle: OpaquePointer
+    private unowned let database: SQLiteDatabase
+
+    init(database: SQLiteDatabase, sql: String) throws(SQLiteError) {
+        var statement: OpaquePointer?
+        let code = sqlite3_prepare_v3(database.handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
+        guard code == SQLITE_OK, let statement else {
+            throw SQLiteError(code: code, connection: database.handle, sql: sql)
+        }
+        self.sql = sql
+        self.handle = statement
+        self.database = database
+    }
+
+    deinit { sqlite3_finalize(handle) }
+
+    public func reset() {
+        sqlite3_reset(handle)
+        sqlite3_clear_bindings(handle)
+    }
+
+    public func bind(_ value: Int64?, at index: Int32) {
+        if let value { sqlite3_bind_int64(handle, index, value) } else { sqlite3_bind_null(handle, index) }
+    }
+
+    public func bind(_ value: Int?, at index: Int32) {
+        bind(value.map(Int64.init), at: index)
+    }
+
+    public func bind(_ value: Double?, at index: Int32) {
+        if let value { sqlite3_bind_double(handle, index, value) } else { sqlite3_bind_null(handle, index) }
+    }
+
+    public func bind(_ value: String?, at index: Int32) {
+        guard var value else { sqlite3_bind_null(handle, index); return }
+        value.withUTF8 { bytes in
+            bytes.withMemoryRebound(to: CChar.self) { chars in
+                if let base = chars.baseAddress, !chars.isEmpty {
+                    _ = sqlite3_bind_text(handle, index, base, Int32(chars.count), ingest_sqlite_transient())
+                } else {
+                    _ = sqlite3_bind_text(handle, index, "", 0, ingest_sqlite_transient())
+                }
+            }
+        }
+    }
+
+    /// Steps once: true when a row is available, false when done.
+    @discardableResult
+    public func step() throws(SQLiteError) -> Bool {
+        let code = sqlite3_step(handle)
+        switch code {
+        case SQLITE_ROW: return true
+        case SQLITE_DONE: return false
+        default: throw SQLiteError(code: code, connection: database.handle, sql: sql)
+        }
+    }
+
+    /// Runs a statement that returns no rows, then resets it for reuse.
+    public func run() throws(SQLiteError) {
+        defer { sqlite3_reset(handle) }
+        try step()
+    }
+
+    public func isNull(_ column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_NULL }
+    public func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
+    public func double(_ column: Int32) -> Double { sqlite3_column_double(handle, column) }
+    public func string(_ column: Int32) -> String? {
+        guard let text = sqlite3_column_text(handle, column) else { return nil }
+        return String(cString: text)
+    }
+}

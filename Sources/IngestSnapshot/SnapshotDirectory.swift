@@ -1,0 +1,113 @@
+import Foundation
+
+/// The snapshots directory and its naming rules: `<version>.sqlite`,
+/// `<version>.manifest.json`, `<version>.rejects.jsonl`, the `current`
+/// symlink, hidden staging files, and the `.lock`.
+public struct SnapshotDirectory: Sendable {
+    public let path: String
+
+    public init(path: String) {
+        self.path = (path as NSString).standardizingPath
+    }
+
+    public static let currentLink = "current"
+    public static let stagingPrefix = ".staging-"
+
+    public func snapshotPath(_ version: String) -> String { "\(path)/\(version).sqlite" }
+    public func manifestPath(_ version: String) -> String { "\(path)/\(version).manifest.json" }
+    public func rejectsName(_ version: String) -> String { "\(version).rejects.jsonl" }
+    public func warningsName(_ version: String) -> String { "\(version).warnings.jsonl" }
+    public var currentPath: String { "\(path)/\(Self.currentLink)" }
+
+    /// Creates the directory (and parents) if missing.
+    public func create() throws {
+        do {
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        } catch {
+            throw POSIXFailure(operation: "mkdir", path: path, code: (error as NSError).code == 0 ? EACCES : Int32((error as NSError).code))
+        }
+    }
+
+    /// The version `current` points at, if any.
+    public func currentVersion() -> String? {
+        guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: currentPath) else { return nil }
+        let name = (target as NSString).lastPathComponent
+        guard name.hasSuffix(".sqlite") else { return nil }
+        return String(name.dropLast(".sqlite".count))
+    }
+
+    /// Published versions, oldest first. A version is published once its
+    /// `.sqlite` file exists (the manifest is written before it).
+    public func versions() -> [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
+        return names
+            .filter { $0.hasSuffix(".sqlite") && !$0.hasPrefix(".") }
+            .map { String($0.dropLast(".sqlite".count)) }
+            .sorted()
+    }
+
+    /// A version that sorts after every existing one: UTC time to the second,
+    /// then a three-digit sequence for runs within the same second (or after
+    /// a clock step backwards).
+    public func nextVersion(now: Date = Date()) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyyMMdd'T'HHmmss'Z'"
+        let stamp = formatter.string(from: now)
+        let existing = versions() + manifestsWithoutSnapshot()
+        guard let latest = existing.max(), latest >= stamp else { return "\(stamp)-001" }
+        let parts = latest.split(separator: "-")
+        let sequence = parts.count == 2 ? Int(parts[1]) ?? 0 : 0
+        return "\(parts[0])-\(String(format: "%03d", sequence + 1))"
+    }
+
+    private func manifestsWithoutSnapshot() -> [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
+        return names.filter { $0.hasSuffix(".manifest.json") }.map { String($0.dropLast(".manifest.json".count)) }
+    }
+
+    /// A new, hidden staging file, created exclusively with mode 0644: never
+    /// a version's name, so a crash can leave nothing that looks published.
+    public func makeStagingFile() throws -> String {
+        for _ in 0..<16 {
+            let name = "\(Self.stagingPrefix)\(getpid())-\(UInt32.random(in: 0...UInt32.max)).sqlite"
+            let candidate = "\(path)/\(name)"
+            let descriptor = open(candidate, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC | O_NOFOLLOW, 0o644)
+            if descriptor >= 0 {
+                fchmod(descriptor, 0o644) // umask must not narrow what readers need
+                close(descriptor)
+                return candidate
+            }
+            if errno != EEXIST { throw POSIXFailure(operation: "create staging file in", path: path) }
+        }
+        throw POSIXFailure(operation: "create staging file in", path: path, code: EEXIST)
+    }
+
+    /// Removes what killed runs left: staging files, temporary links, and
+    /// manifests or rejects of versions whose snapshot never got its name.
+    /// Call only while holding the lock.
+    public func removeAbandonedFiles() {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
+        let published = Set(versions())
+        for name in names {
+            let full = "\(path)/\(name)"
+            if name.hasPrefix(Self.stagingPrefix) || name.hasPrefix(".current-") || name.hasPrefix(".tmp-") {
+                unlink(full)
+            } else if let version = Self.version(ofSidecar: name), !published.contains(version) {
+                unlink(full)
+            }
+        }
+    }
+
+    static func version(ofSidecar name: String) -> String? {
+        for suffix in [".manifest.json", ".rejects.jsonl", ".warnings.jsonl"] where name.hasSuffix(suffix) {
+            return String(name.dropLast(suffix.count))
+        }
+        return nil
+    }
+
+    public func readManifest(_ version: String) throws -> Manifest {
+        try Manifest.decode(Data(contentsOf: URL(fileURLWithPath: manifestPath(version))))
+    }
+}

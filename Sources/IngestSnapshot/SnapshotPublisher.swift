@@ -1,0 +1,137 @@
+import Foundation
+import IngestCore
+
+/// Turns a finished staging file into the published `current` snapshot.
+///
+/// Order is what makes a crash harmless: check, fsync, manifest and rejects,
+/// then the snapshot's own name (link, never replacing), then `current`
+/// switched by renaming a new symlink over it, then the directory fsynced.
+/// Until the rename of `current`, readers see only the old snapshot; after
+/// it, only the new, complete one.
+public struct SnapshotPublisher {
+    /// The points at which tests inject failures (`faultInjector`).
+    public enum Step: String, Sendable, CaseIterable {
+        case afterIntegrityCheck, afterManifest, afterRename, beforeSwitch
+    }
+
+    public struct IntegrityFailure: Error, CustomStringConvertible {
+        public let findings: String
+        public var description: String { "the new snapshot failed PRAGMA integrity_check: \(findings); nothing was published" }
+    }
+
+    public let directory: SnapshotDirectory
+    /// How many versions to keep; `current` is always kept.
+    public let retention: Int
+    public var faultInjector: (@Sendable (Step) throws -> Void)?
+
+    public init(directory: SnapshotDirectory, retention: Int = 7) {
+        self.directory = directory
+        self.retention = max(1, retention)
+    }
+
+    /// Everything the publisher needs besides the staging file.
+    public struct Publication {
+        public var version: String
+        /// Builds the manifest once the snapshot's size and digest are known.
+        public var manifest: (Manifest.SnapshotFile) -> Manifest
+        public var rejects: [Reject]
+        public var warnings: [Warning]
+
+        public init(version: String, manifest: @escaping (Manifest.SnapshotFile) -> Manifest, rejects: [Reject], warnings: [Warning]) {
+            self.version = version
+            self.manifest = manifest
+            self.rejects = rejects
+            self.warnings = warnings
+        }
+    }
+
+    /// Publishes `stagingPath` as `publication.version`; returns its manifest.
+    /// On any error the staging file and every sidecar of the version are
+    /// removed and `current` is untouched.
+    public func publish(stagingPath: String, _ publication: Publication) throws -> Manifest {
+        let version = publication.version
+        let finalPath = directory.snapshotPath(version)
+        var created: [String] = [stagingPath]
+        do {
+            let database = try SQLiteDatabase(path: stagingPath, readOnly: true)
+            let problems = try database.integrityProblems()
+            database.close()
+            if let problems { throw IntegrityFailure(findings: problems) }
+            try faultInjector?(.afterIntegrityCheck)
+
+            try DurableFile.fsync(path: stagingPath)
+            let size = try Int64(FileManager.default.attributesOfItem(atPath: stagingPath)[.size] as? NSNumber ?? 0)
+            let snapshotFile = Manifest.SnapshotFile(
+                file: "\(version).sqlite", size: size, sha256: try FileDigest.sha256(path: stagingPath))
+            let manifest = publication.manifest(snapshotFile)
+
+            let rejectsPath = "\(directory.path)/\(directory.rejectsName(version))"
+            let warningsPath = "\(directory.path)/\(directory.warningsName(version))"
+            created += [rejectsPath, warningsPath, directory.manifestPath(version)]
+            try DurableFile.write(JSONLines.encode(publication.rejects), to: rejectsPath)
+            try DurableFile.write(JSONLines.encode(publication.warnings), to: warningsPath)
+            try DurableFile.write(manifest.encoded(), to: directory.manifestPath(version))
+            try faultInjector?(.afterManifest)
+
+            // link() fails if the name exists: a version is never overwritten.
+            guard link(stagingPath, finalPath) == 0 else { throw POSIXFailure(operation: "link to", path: finalPath) }
+            created.append(finalPath)
+            unlink(stagingPath)
+            try DurableFile.fsync(path: directory.path)
+            try faultInjector?(.afterRename)
+
+            try faultInjector?(.beforeSwitch)
+            try switchCurrent(to: version)
+            prune()
+            return manifest
+        } catch {
+            for path in created { unlink(path) }
+            throw error
+        }
+    }
+
+    /// Points `current` at `version` atomically: a new symlink renamed over the old.
+    public func switchCurrent(to version: String) throws {
+        let temporary = "\(directory.path)/.current-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        guard symlink("\(version).sqlite", temporary) == 0 else { throw POSIXFailure(operation: "symlink", path: temporary) }
+        guard rename(temporary, directory.currentPath) == 0 else {
+            let failure = POSIXFailure(operation: "rename over", path: directory.currentPath)
+            unlink(temporary)
+            throw failure
+        }
+        try DurableFile.fsync(path: directory.path)
+    }
+
+    /// Deletes the oldest versions beyond `retention`, never `current`.
+    /// Returns the versions removed.
+    @discardableResult
+    public func prune(keep: Int? = nil) -> [String] {
+        let keep = max(1, keep ?? retention)
+        let current = directory.currentVersion()
+        let versions = directory.versions()
+        guard versions.count > keep else { return [] }
+        var removed: [String] = []
+        for version in versions.dropLast(keep) where version != current {
+            unlink(directory.snapshotPath(version))
+            unlink(directory.manifestPath(version))
+            unlink("\(directory.path)/\(directory.rejectsName(version))")
+            unlink("\(directory.path)/\(directory.warningsName(version))")
+            removed.append(version)
+        }
+        return removed
+    }
+}
+
+/// One JSON object a line: the rejects and warnings files.
+public enum JSONLines {
+    public static func encode<T: Encodable>(_ values: [T]) throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        var data = Data()
+        for value in values {
+            data.append(try encoder.encode(value))
+            data.append(10)
+        }
+        return data
+    }
+}

@@ -1,0 +1,147 @@
+import Foundation
+
+/// Builds one snapshot file: schema, bulk load in a single transaction through
+/// statements prepared once, then the derived tables and indexes.
+///
+/// Tuned for a file nobody reads until it is published: no journal, no sync
+/// (the publisher fsyncs the finished file before renaming it into place).
+/// Offers must arrive in primary-key order (pharmacy id, then aptcode, both
+/// by byte order); the writer checks it, because unsorted inserts are 2–4×
+/// slower and a silent slowdown is worse than a loud bug.
+public final class SnapshotWriter {
+    public let database: SQLiteDatabase
+    private let insertOffer: SQLiteStatement
+    private var lastOfferKey: (pharmacy: String, aptcode: String)?
+    public private(set) var offersWritten = 0
+
+    public struct OutOfOrder: Error, CustomStringConvertible {
+        public let previous: String
+        public let next: String
+        public var description: String { "offers arrived out of key order: \(next) after \(previous)" }
+    }
+
+    public init(path: String) throws {
+        database = try SQLiteDatabase(path: path)
+        try database.execute("""
+            PRAGMA journal_mode = OFF;
+            PRAGMA synchronous = OFF;
+            PRAGMA page_size = 4096;
+            PRAGMA cache_size = -65536;
+            PRAGMA temp_store = MEMORY;
+            PRAGMA locking_mode = EXCLUSIVE;
+            """)
+        try database.execute(SnapshotSchema.tables)
+        try database.execute("BEGIN")
+        insertOffer = try database.prepare("""
+            INSERT INTO offers(pharmacy_id, aptcode, price_cents, quantity, limit_price_cents,
+                               price_50_cents, price_75_cents, price_90_cents, price_100_cents)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+    }
+
+    /// One pharmacy's offers, sorted by aptcode; pharmacies in id order.
+    public func writeOffers(pharmacyID: String, _ offers: [OfferRow]) throws {
+        for offer in offers {
+            if let last = lastOfferKey,
+               !Self.precedes(last.pharmacy, last.aptcode, pharmacyID, offer.aptcode) {
+                throw OutOfOrder(previous: "\(last.pharmacy)/\(last.aptcode)", next: "\(pharmacyID)/\(offer.aptcode)")
+            }
+            lastOfferKey = (pharmacyID, offer.aptcode)
+            insertOffer.bind(pharmacyID, at: 1)
+            insertOffer.bind(offer.aptcode, at: 2)
+            insertOffer.bind(offer.priceCents, at: 3)
+            insertOffer.bind(offer.quantity, at: 4)
+            insertOffer.bind(offer.limitPriceCents, at: 5)
+            insertOffer.bind(offer.price50Cents, at: 6)
+            insertOffer.bind(offer.price75Cents, at: 7)
+            insertOffer.bind(offer.price90Cents, at: 8)
+            insertOffer.bind(offer.price100Cents, at: 9)
+            try insertOffer.run()
+            offersWritten += 1
+        }
+    }
+
+    /// SQLite's BINARY collation is byte order, which is Swift's `<` on UTF-8.
+    static func precedes(_ p1: String, _ a1: String, _ p2: String, _ a2: String) -> Bool {
+        let pharmacyOrder = p1.utf8.lexicographicallyPrecedes(p2.utf8)
+        if pharmacyOrder { return true }
+        if p1 != p2 { return false }
+        return a1.utf8.lexicographicallyPrecedes(a2.utf8)
+    }
+
+    public func writeItems(_ items: [ItemRow]) throws {
+        let insert = try database.cachedStatement("""
+            INSERT INTO items(aptcode, package_code, gtin, name, producer, atc, active_substance, info_url, image_url)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        let search = try database.cachedStatement(
+            "INSERT INTO items_search(aptcode, name, producer, active_substance) VALUES (?, ?, ?, ?)")
+        for item in items {
+            insert.bind(item.aptcode, at: 1)
+            insert.bind(item.packageCode, at: 2)
+            insert.bind(item.gtin, at: 3)
+            insert.bind(item.name, at: 4)
+            insert.bind(item.producer, at: 5)
+            insert.bind(item.atc, at: 6)
+            insert.bind(item.activeSubstance, at: 7)
+            insert.bind(item.infoURL, at: 8)
+            insert.bind(item.imageURL, at: 9)
+            try insert.run()
+            search.bind(item.aptcode, at: 1)
+            search.bind(item.name, at: 2)
+            search.bind(item.producer, at: 3)
+            search.bind(item.activeSubstance, at: 4)
+            try search.run()
+        }
+    }
+
+    public func writePharmacies(_ pharmacies: [PharmacyRow]) throws {
+        let insert = try database.cachedStatement("""
+            INSERT INTO pharmacies(id, name, chain_id, region, address, phone, open_hours,
+                                   latitude, longitude, last_refresh, item_count, stale)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        for pharmacy in pharmacies {
+            insert.bind(pharmacy.id, at: 1)
+            insert.bind(pharmacy.name, at: 2)
+            insert.bind(pharmacy.chainID, at: 3)
+            insert.bind(pharmacy.region, at: 4)
+            insert.bind(pharmacy.address, at: 5)
+            insert.bind(pharmacy.phone, at: 6)
+            insert.bind(pharmacy.openHours, at: 7)
+            insert.bind(pharmacy.latitude, at: 8)
+            insert.bind(pharmacy.longitude, at: 9)
+            insert.bind(pharmacy.lastRefresh, at: 10)
+            insert.bind(pharmacy.itemCount, at: 11)
+            insert.bind(pharmacy.stale ? 1 : 0, at: 12)
+            try insert.run()
+        }
+    }
+
+    public func writeMeta(_ entries: [String: String]) throws {
+        let insert = try database.cachedStatement("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)")
+        for (key, value) in entries.sorted(by: { $0.key < $1.key }) {
+            insert.bind(key, at: 1)
+            insert.bind(value, at: 2)
+            try insert.run()
+        }
+    }
+
+    /// Commits the load, builds the indexes and optimises the search index.
+    public func finish() throws {
+        try database.execute(SnapshotSchema.indexes)
+        try database.execute("INSERT INTO items_search(items_search) VALUES ('optimize')")
+        try database.execute("COMMIT")
+        try database.execute("ANALYZE")
+    }
+
+    public func rowCounts() throws -> [String: Int] {
+        var counts: [String: Int] = [:]
+        for table in SnapshotSchema.countedTables {
+            counts[table] = Int(try database.scalarInt("SELECT count(*) FROM \(table)") ?? 0)
+        }
+        return counts
+    }
+
+    public func close() { database.close() }
+}
