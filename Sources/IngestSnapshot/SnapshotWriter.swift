@@ -10,7 +10,8 @@ import Foundation
 /// slower and a silent slowdown is worse than a loud bug.
 public final class SnapshotWriter {
     public let database: SQLiteDatabase
-    private let insertOffer: SQLiteStatement
+    /// Released in `close()`: a live statement would keep the connection (and its exclusive lock) open.
+    private var insertOffer: SQLiteStatement?
     private var lastOfferKey: (pharmacy: String, aptcode: String)?
     public private(set) var offersWritten = 0
 
@@ -41,6 +42,7 @@ public final class SnapshotWriter {
 
     /// One pharmacy's offers, sorted by aptcode; pharmacies in id order.
     public func writeOffers(pharmacyID: String, _ offers: [OfferRow]) throws {
+        guard let insertOffer else { throw SQLiteError(code: 21, message: "writer is closed") }
         for offer in offers {
             if let last = lastOfferKey,
                !Self.precedes(last.pharmacy, last.aptcode, pharmacyID, offer.aptcode) {
@@ -143,5 +145,8 @@ public final class SnapshotWriter {
         return counts
     }
 
-    public func close() { database.close() }
+    public func close() {
+        insertOffer = nil
+        database.close()
+    }
 }

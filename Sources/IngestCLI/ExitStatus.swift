@@ -1,0 +1,40 @@
+import ArgumentParser
+
+/// Every exit code `ingest` uses, in one place: `--help` and the README list
+/// them from here, and the CLI tests check each one.
+enum ExitStatus: Int32, CaseIterable {
+    case success = 0
+    case internalError = 1
+    case usage = 64
+    case emptyResult = 65
+    case feedsMissing = 66
+    case integrityFailure = 70
+    case cannotWrite = 73
+    case ioError = 74
+    case locked = 75
+    case configuration = 78
+
+    var meaning: String {
+        switch self {
+        case .success: return "the snapshot was published (or the dry run finished)"
+        case .internalError: return "an unexpected internal error"
+        case .usage: return "the command line is wrong"
+        case .emptyResult: return "no stock feed loaded any offer; nothing was published"
+        case .feedsMissing: return "the feeds directory does not exist"
+        case .integrityFailure: return "the new snapshot failed its integrity check; nothing was published"
+        case .cannotWrite: return "the snapshots directory cannot be written (permissions, read-only)"
+        case .ioError: return "an I/O error such as a full disk; nothing was published"
+        case .locked: return "another run holds the snapshots directory's lock"
+        case .configuration: return "a mapping, rule file or adapter set-up is invalid"
+        }
+    }
+
+    var exitCode: ExitCode { ExitCode(rawValue) }
+
+    static var helpText: String {
+        "Exit codes:\n" + allCases.map { "  \(String($0.rawValue).padding(toLength: 4, withPad: " ", startingAt: 0)) \($0.meaning)" }
+            .joined(separator: "\n")
+    }
+}
+
+import Foundation

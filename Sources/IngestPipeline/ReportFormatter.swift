@@ -1,0 +1,78 @@
+import IngestCore
+
+/// The printed report: per feed what was read, accepted and rejected by
+/// reason, then the rejects themselves (the first few per reason) and what
+/// was or would be published. Plain text, the same on a terminal and in cron mail.
+public struct ReportFormatter {
+    /// How many rejects of each reason are shown; the rejects file has them all.
+    public var samplesPerReason = 5
+
+    public init(samplesPerReason: Int = 5) {
+        self.samplesPerReason = samplesPerReason
+    }
+
+    public func format(_ report: RunReport) -> String {
+        var lines: [String] = []
+        lines.append(report.dryRun ? "ingest dry run: nothing is published" : "ingest run")
+        let nameWidth = max(4, report.feeds.map(\.file.count).max() ?? 4)
+        func pad(_ text: String, _ width: Int) -> String { text + String(repeating: " ", count: max(0, width - text.count)) }
+        func right(_ text: String, _ width: Int) -> String { String(repeating: " ", count: max(0, width - text.count)) + text }
+        lines.append(pad("FILE", nameWidth) + "  " + pad("ADAPTER", 18) + pad("OUTCOME", 13) + right("READ", 9) + right("ACCEPTED", 10) + right("REJECTED", 10))
+        for feed in report.feeds {
+            lines.append(pad(feed.file, nameWidth) + "  " + pad(feed.adapter ?? "-", 18) + pad(feed.outcome.rawValue, 13)
+                + right(String(feed.read), 9) + right(String(feed.accepted), 10) + right(String(feed.rejected), 10))
+            if !feed.rejectsByReason.isEmpty {
+                let reasons = feed.rejectsByReason.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
+                lines.append(pad("", nameWidth) + "    rejected: " + reasons.joined(separator: ", "))
+            }
+            if let message = feed.message {
+                lines.append(pad("", nameWidth) + "    " + message)
+            }
+        }
+        let totals = report.feeds.reduce(into: (read: 0, accepted: 0, rejected: 0)) {
+            $0.read += $1.read; $0.accepted += $1.accepted; $0.rejected += $1.rejected
+        }
+        lines.append(pad("total", nameWidth) + "  " + pad("", 18) + pad("", 13) + right(String(totals.read), 9)
+            + right(String(totals.accepted), 10) + right(String(totals.rejected), 10))
+
+        if !report.rejects.isEmpty {
+            lines.append("")
+            lines.append("rejects by reason:")
+            let byReason = Dictionary(grouping: report.rejects, by: \.reason)
+            for reason in byReason.keys.sorted() {
+                let rejects = byReason[reason]!
+                lines.append("  \(reason): \(rejects.count)")
+                for reject in rejects.prefix(samplesPerReason) {
+                    let key = reject.key.isEmpty ? "" : " [\(reject.key)]"
+                    let field = reject.field.map { " \($0):" } ?? ""
+                    lines.append("    \(reject.file):\(reject.line)\(key)\(field) \(reject.message)")
+                }
+                if rejects.count > samplesPerReason { lines.append("    … and \(rejects.count - samplesPerReason) more") }
+            }
+        }
+        if !report.warnings.isEmpty {
+            lines.append("")
+            lines.append("warnings:")
+            let byCode = Dictionary(grouping: report.warnings, by: \.code)
+            for code in byCode.keys.sorted() {
+                let warnings = byCode[code]!
+                lines.append("  \(code): \(warnings.count)")
+                for warning in warnings.prefix(samplesPerReason) {
+                    let place = warning.file.isEmpty ? "" : "\(warning.file):\(warning.line) "
+                    lines.append("    \(place)[\(warning.key)] \(warning.message)")
+                }
+            }
+        }
+        lines.append("")
+        let counts = ["pharmacies", "items", "offers"].map { "\($0) \(report.rowCounts[$0, default: 0])" }.joined(separator: ", ")
+        if let version = report.publishedVersion {
+            lines.append("published \(version): \(counts)")
+            if let path = report.snapshotPath { lines.append("snapshot: \(path)") }
+        } else if let blocked = report.blocked {
+            lines.append("NOT PUBLISHED: \(blocked)")
+        } else {
+            lines.append("would publish: \(counts)")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}
