@@ -76,6 +76,6 @@ let package = Package(
         .testTarget(name: "IngestAdaptersTests", dependencies: ["IngestAdapters", "IngestTestSupport"]),
         .testTarget(name: "IngestSnapshotTests", dependencies: ["IngestSnapshot", "IngestTestSupport", "CSQLite"]),
         .testTarget(name: "IngestPipelineTests", dependencies: ["IngestPipeline", "IngestTestSupport", "CSQLite"]),
-        .testTarget(name: "IngestCLITests", dependencies: ["IngestTestSupport", "CSQLite"]),
+        .testTarget(name: "IngestCLITests", dependencies: ["IngestCLI", "IngestTestSupport", "IngestSnapshot", "CSQLite"]),
     ]
 )
