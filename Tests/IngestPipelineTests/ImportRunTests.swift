@@ -1,0 +1,184 @@
+import Foundation
+import IngestCore
+import IngestSnapshot
+import IngestTestSupport
+import Testing
+@testable import IngestPipeline
+
+@Suite struct ImportRunTests {
+    /// A feeds folder holding copies of the repository's sample feeds.
+    private func sampleFeeds(in temporary: TemporaryDirectory, only names: [String]? = nil) throws -> String {
+        let feeds = temporary.subdirectory("feeds")
+        for name in try FileManager.default.contentsOfDirectory(atPath: RepositoryFiles.feedsDirectory)
+        where names?.contains(name) ?? true {
+            try FileManager.default.copyItem(atPath: RepositoryFiles.feed(name), toPath: "\(feeds)/\(name)")
+        }
+        return feeds
+    }
+
+    private func options(_ temporary: TemporaryDirectory, feeds: String, dryRun: Bool = false) -> ImportOptions {
+        ImportOptions(feedsDirectory: feeds, snapshotsDirectory: "\(temporary.path)/snapshots",
+                      mappingsDirectory: RepositoryFiles.mappingsDirectory, dryRun: dryRun, parseThreads: 2)
+    }
+
+    @Test func sampleFeedsLoadWithExactCents() throws {
+        let temporary = TemporaryDirectory()
+        let report = try ImportRun(options: options(temporary, feeds: try sampleFeeds(in: temporary))).run()
+        let version = try #require(report.publishedVersion)
+        let directory = SnapshotDirectory(path: "\(temporary.path)/snapshots")
+        #expect(directory.currentVersion() == version)
+
+        let query = try SnapshotQuery(directory.currentPath)
+        func price(_ pharmacy: String, _ aptcode: String) -> Int? {
+            query.int("SELECT price_cents FROM offers WHERE pharmacy_id = '\(pharmacy)' AND aptcode = '\(aptcode)'")
+        }
+        #expect(price("5060", "MM0034371") == 830)    // 129,9 EEK
+        #expect(price("5060", "MM0100055") == 1000)   // 156,46 EEK
+        #expect(price("31937", "MM0007145") == 237)   // 2,37 EUR
+        #expect(query.value("SELECT name FROM items WHERE aptcode = 'MM0200001'") == "ŠAMPOON ÕRN 200ML")
+        #expect(query.rows("SELECT latitude, longitude, last_refresh, region, item_count, stale FROM pharmacies WHERE id = '5060'").first
+                == ["59.4380086", "24.871333", "2010-12-30T23:05:00+02:00", "TALLINN", "4", "0"])
+        #expect(query.value("SELECT last_refresh FROM pharmacies WHERE id = '31937'") == "2011-05-19T23:05:00+03:00")
+        #expect(query.value("SELECT value FROM meta WHERE key = 'snapshot_version'") == version)
+        for key in ["schema_version", "created_at", "importer_version"] {
+            #expect(query.value("SELECT value FROM meta WHERE key = '\(key)'") != nil)
+        }
+    }
+
+    @Test func manifestListsEveryInputWithDigestAndOutcome() throws {
+        let temporary = TemporaryDirectory()
+        let feeds = try sampleFeeds(in: temporary)
+        temporary.write("feeds/notes.txt", text: "not a feed\n")
+        let report = try ImportRun(options: options(temporary, feeds: feeds)).run()
+        let directory = SnapshotDirectory(path: "\(temporary.path)/snapshots")
+        let manifest = try directory.readManifest(try #require(report.publishedVersion))
+        let names = try FileManager.default.contentsOfDirectory(atPath: feeds).sorted()
+        #expect(manifest.inputs.map(\.file).sorted() == names)
+        for input in manifest.inputs {
+            #expect(input.sha256 == (try FileDigest.sha256(path: "\(feeds)/\(input.file)")))
+            #expect(input.read == input.accepted + input.rejected)
+        }
+        #expect(manifest.inputs.first { $0.file == "notes.txt" }?.outcome == "unrecognised")
+        #expect(manifest.inputs.first { $0.file == "rax_5060_201012302305.txt" }?.outcome == "loaded")
+        #expect(manifest.rowCounts["offers"] == 7)
+        #expect(manifest.snapshot.sha256 == (try FileDigest.sha256(path: directory.snapshotPath(manifest.version))))
+    }
+
+    @Test func twoRunsPublishTwoVersions() throws {
+        let temporary = TemporaryDirectory()
+        let feeds = try sampleFeeds(in: temporary)
+        let first = try ImportRun(options: options(temporary, feeds: feeds)).run().publishedVersion
+        let second = try ImportRun(options: options(temporary, feeds: feeds)).run().publishedVersion
+        let directory = SnapshotDirectory(path: "\(temporary.path)/snapshots")
+        #expect(first != nil && second != nil && first! < second!)
+        #expect(directory.versions() == [first!, second!])
+        #expect(directory.currentVersion() == second)
+    }
+
+    @Test func dryRunWritesNothingToTheSnapshotsDirectory() throws {
+        let temporary = TemporaryDirectory()
+        let feeds = try sampleFeeds(in: temporary)
+        let report = try ImportRun(options: options(temporary, feeds: feeds, dryRun: true)).run()
+        #expect(report.publishedVersion == nil)
+        #expect(!FileManager.default.fileExists(atPath: "\(temporary.path)/snapshots"))
+        #expect(report.rowCounts["offers"] == 7)
+        let text = ReportFormatter().format(report)
+        #expect(text.contains("dry run"))
+        #expect(text.contains("would publish: pharmacies 2, items 5, offers 7"))
+    }
+
+    @Test func aBadFeedIsRejectedWholeWhileTheOthersLoad() throws {
+        let temporary = TemporaryDirectory()
+        let feeds = try sampleFeeds(in: temporary, only: ["pharmacies.csv", "rax_5060_201012302305.txt"])
+        var truncated = RAXFeedBuilder(version: "3.1", pharmacyID: "31937", exportedAt: "20110519T2305")
+        truncated.item("A1")
+        truncated.item("A2", price: "1.000,00")
+        truncated.includeTrailer = false
+        temporary.write("feeds/rax_31937.txt", bytes: truncated.bytes)
+
+        let report = try ImportRun(options: options(temporary, feeds: feeds, dryRun: true)).run()
+        let bad = try #require(report.feeds.first { $0.file == "rax_31937.txt" })
+        #expect(bad.outcome == .rejected)
+        #expect(bad.read == 2 && bad.accepted == 0 && bad.rejectsByReason == [.trailerMismatch: 2])
+        #expect(report.feeds.first { $0.file == "rax_5060_201012302305.txt" }?.outcome == .loaded)
+        #expect(report.rowCounts["offers"] == 4)
+        #expect(report.rejects.filter { $0.file == "rax_31937.txt" }.map(\.line) == [2, 3])
+        let text = ReportFormatter().format(report)
+        #expect(text.contains("trailer_mismatch 2"))
+    }
+
+    @Test func newestExportOfAPharmacyWinsAndARejectedOneFallsBack() throws {
+        let temporary = TemporaryDirectory()
+        let feeds = temporary.subdirectory("feeds")
+        var old = RAXFeedBuilder(exportedAt: "20101229T2305")
+        old.item("OLD", price: "1,00")
+        var new = RAXFeedBuilder(exportedAt: "20101230T2305")
+        new.item("NEW", price: "2,00")
+        var broken = RAXFeedBuilder(exportedAt: "20101231T2305")
+        broken.item("BROKEN")
+        broken.trailer = "T;9;9"
+        // File names deliberately sort against export time.
+        temporary.write("feeds/c_old.txt", bytes: old.bytes)
+        temporary.write("feeds/b_new.txt", bytes: new.bytes)
+        temporary.write("feeds/a_broken.txt", bytes: broken.bytes)
+        let report = try ImportRun(options: options(temporary, feeds: feeds, dryRun: true)).run()
+        let outcomes = Dictionary(uniqueKeysWithValues: report.feeds.map { ($0.file, $0.outcome) })
+        #expect(outcomes == ["a_broken.txt": .rejected, "b_new.txt": .loaded, "c_old.txt": .superseded])
+        #expect(report.rowCounts["offers"] == 1)
+    }
+
+    @Test func aPharmacyMissingFromTheRegistryLoadsWithRegionUnknown() throws {
+        let temporary = TemporaryDirectory()
+        let feeds = temporary.subdirectory("feeds")
+        var feed = RAXFeedBuilder(pharmacyID: "999", pharmacyName: "UUS APTEEK")
+        feed.item("A1")
+        temporary.write("feeds/rax_999.txt", bytes: feed.bytes)
+        let report = try ImportRun(options: options(temporary, feeds: feeds)).run()
+        let query = try SnapshotQuery(SnapshotDirectory(path: "\(temporary.path)/snapshots").currentPath)
+        #expect(query.rows("SELECT name, region FROM pharmacies").first == ["UUS APTEEK", "UNKNOWN"])
+        #expect(report.warnings.map(\.code) == [.unknownPharmacy])
+    }
+
+    @Test func nothingLoadedIsNeverPublished() throws {
+        let temporary = TemporaryDirectory()
+        let feeds = try sampleFeeds(in: temporary, only: ["pharmacies.csv"])
+        let report = try ImportRun(options: options(temporary, feeds: feeds)).run()
+        #expect(report.blocked == .emptyResult)
+        #expect(report.publishedVersion == nil)
+        let directory = SnapshotDirectory(path: "\(temporary.path)/snapshots")
+        #expect(directory.versions().isEmpty)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { !$0.hasPrefix(".lock") }.isEmpty)
+    }
+
+    @Test func aFailureInjectedBeforeTheSwitchKeepsCurrent() throws {
+        struct Injected: Error {}
+        let temporary = TemporaryDirectory()
+        let feeds = try sampleFeeds(in: temporary)
+        let first = try ImportRun(options: options(temporary, feeds: feeds)).run().publishedVersion
+        let run = ImportRun(options: options(temporary, feeds: feeds))
+        run.faultInjector = { if $0 == .beforeSwitch { throw Injected() } }
+        #expect(throws: Injected.self) { try run.run() }
+        let directory = SnapshotDirectory(path: "\(temporary.path)/snapshots")
+        #expect(directory.currentVersion() == first)
+        #expect(directory.versions() == [first!])
+    }
+
+    @Test func symbolicLinksInTheFeedsFolderAreNotFollowed() throws {
+        let temporary = TemporaryDirectory()
+        let feeds = try sampleFeeds(in: temporary, only: ["rax_5060_201012302305.txt"])
+        var outside = RAXFeedBuilder(pharmacyID: "666")
+        outside.item("SECRET")
+        let target = temporary.write("outside/rax.txt", bytes: outside.bytes)
+        try FileManager.default.createSymbolicLink(atPath: "\(feeds)/link.txt", withDestinationPath: target)
+        let report = try ImportRun(options: options(temporary, feeds: feeds, dryRun: true)).run()
+        #expect(report.feeds.first { $0.file == "link.txt" }?.outcome == .skipped)
+        #expect(report.rowCounts["pharmacies"] == 1)
+    }
+
+    @Test func missingFeedsFolderIsAnError() {
+        let temporary = TemporaryDirectory()
+        #expect(throws: ImportError.self) {
+            try ImportRun(options: options(temporary, feeds: "\(temporary.path)/nope")).run()
+        }
+    }
+}

@@ -1,0 +1,64 @@
+import IngestTestSupport
+import Testing
+@testable import IngestSnapshot
+
+@Suite struct SnapshotWriterTests {
+    private func withWriter(_ body: (SnapshotWriter) throws -> Void) throws -> SnapshotQuery {
+        let temporary = TemporaryDirectory()
+        let path = "\(temporary.path)/s.sqlite"
+        let writer = try SnapshotWriter(path: path)
+        try body(writer)
+        try writer.finish()
+        writer.close()
+        return try withExtendedLifetime(temporary) { try SnapshotQuery(path) }
+    }
+
+    @Test func everyContractTableAndColumnExists() throws {
+        let query = try withWriter { _ in }
+        let required: [String: [String]] = [
+            "meta": ["key", "value"],
+            "pharmacies": ["id", "name", "chain_id", "region", "address", "phone", "open_hours", "latitude", "longitude", "last_refresh", "item_count", "stale"],
+            "items": ["aptcode", "package_code", "gtin", "name", "producer", "atc", "active_substance", "info_url", "image_url"],
+            "offers": ["pharmacy_id", "aptcode", "price_cents", "quantity", "limit_price_cents", "price_50_cents", "price_75_cents", "price_90_cents", "price_100_cents"],
+            "reimbursements": ["package_code", "rate", "limit_price_cents", "diagnoses", "info"],
+            "reimbursement_diagnoses": ["package_code", "rate", "icd_from", "icd_to", "marker"],
+            "diagnosis_legend": ["code", "text"],
+            "atc": ["code", "name", "level", "parent", "child_count", "item_count"],
+            "gs1_items": ["gtin", "unit_descriptor", "brand", "description", "net_content", "image_url", "checks_passed", "checks_warning", "checks_failed", "checks_unable"],
+            "gs1_children": ["parent_gtin", "child_gtin", "quantity"],
+            "items_search": ["aptcode", "name", "producer", "active_substance"],
+        ]
+        for (table, columns) in required {
+            let actual = query.rows("SELECT name FROM pragma_table_info('\(table)')").map { $0[0]! }
+            #expect(Set(columns).isSubset(of: actual), "\(table) has \(actual)")
+        }
+        #expect(query.value("SELECT group_concat(name) FROM pragma_index_list('offers') WHERE name = 'offers_by_item'") == "offers_by_item")
+    }
+
+    @Test func offersOutOfKeyOrderAreRefused() throws {
+        let temporary = TemporaryDirectory()
+        let writer = try SnapshotWriter(path: "\(temporary.path)/s.sqlite")
+        try writer.writeOffers(pharmacyID: "5060", [OfferRow(aptcode: "B", priceCents: 1, quantity: 1)])
+        #expect(throws: SnapshotWriter.OutOfOrder.self) {
+            try writer.writeOffers(pharmacyID: "5060", [OfferRow(aptcode: "A", priceCents: 1, quantity: 1)])
+        }
+        // Byte order: "31937" sorts before "5060".
+        #expect(throws: SnapshotWriter.OutOfOrder.self) {
+            try writer.writeOffers(pharmacyID: "31937", [OfferRow(aptcode: "Z", priceCents: 1, quantity: 1)])
+        }
+        writer.close()
+    }
+
+    @Test func searchFoldsCaseAndFindsEstonianLetters() throws {
+        let query = try withWriter { writer in
+            try writer.writeItems([
+                ItemRow(aptcode: "A1", packageCode: nil, gtin: nil, name: "IBUMETIN TBL 400MG N10", producer: "NYCOMED", atc: nil, activeSubstance: "Ibuprofenum"),
+                ItemRow(aptcode: "A2", packageCode: nil, gtin: nil, name: "ŠAMPOON ÕRN 200ML", producer: "ŽIRAF OÜ", atc: nil, activeSubstance: nil),
+            ])
+        }
+        #expect(query.rows("SELECT aptcode FROM items_search WHERE items_search MATCH 'ibu*'").map { $0[0] } == ["A1"])
+        #expect(query.rows("SELECT aptcode FROM items_search WHERE items_search MATCH 'õrn'").map { $0[0] } == ["A2"])
+        #expect(query.rows("SELECT aptcode FROM items_search WHERE items_search MATCH 'šamp*'").map { $0[0] } == ["A2"])
+        #expect(query.rows("SELECT aptcode FROM items_search WHERE items_search MATCH 'žiraf'").map { $0[0] } == ["A2"])
+    }
+}
