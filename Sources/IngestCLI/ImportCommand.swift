@@ -37,6 +37,11 @@ struct ImportCommand: ParsableCommand {
     }
 
     func run() throws {
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = .warning
+            return handler
+        }
         var options = ImportOptions(feedsDirectory: feeds, snapshotsDirectory: snapshots, mappingsDirectory: mappings,
                                     dryRun: dryRun, retention: keep)
         if let threads { options.parseThreads = threads }
@@ -63,7 +68,7 @@ struct ImportCommand: ParsableCommand {
         case is SnapshotLock.Held: return .locked
         case is SnapshotPublisher.IntegrityFailure: return .integrityFailure
         case let error as POSIXFailure:
-            if error.isPermission { return .cannotWrite }
+            if error.isCannotCreate { return .cannotWrite }
             return .ioError
         case let error as SQLiteError:
             return error.isDiskFull ? .ioError : (error.primaryCode == 8 /* READONLY */ || error.primaryCode == 14 /* CANTOPEN */ ? .cannotWrite : .ioError)

@@ -37,7 +37,8 @@ public struct POSIXFailure: Error, Sendable, CustomStringConvertible {
     }
 
     public var isDiskFull: Bool { code == ENOSPC || code == EDQUOT }
-    public var isPermission: Bool { code == EACCES || code == EPERM || code == EROFS }
+    /// The location cannot take files: forbidden, read-only, or not there.
+    public var isCannotCreate: Bool { [EACCES, EPERM, EROFS, ENOENT, ENOTDIR].contains(code) }
 
     public var description: String { "\(operation) \(path): \(String(cString: strerror(code)))" }
 }

@@ -19,12 +19,19 @@ public struct SnapshotDirectory: Sendable {
     public func warningsName(_ version: String) -> String { "\(version).warnings.jsonl" }
     public var currentPath: String { "\(path)/\(Self.currentLink)" }
 
-    /// Creates the directory (and parents) if missing.
+    /// Creates the directory (and parents) if missing; errors carry errno,
+    /// so a read-only or forbidden location is told apart from a full disk.
     public func create() throws {
-        do {
-            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        } catch {
-            throw POSIXFailure(operation: "mkdir", path: path, code: (error as NSError).code == 0 ? EACCES : Int32((error as NSError).code))
+        var prefix = path.hasPrefix("/") ? "" : "."
+        for component in path.split(separator: "/") {
+            prefix += "/" + component
+            if mkdir(prefix, 0o755) != 0, errno != EEXIST {
+                throw POSIXFailure(operation: "mkdir", path: prefix)
+            }
+        }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw POSIXFailure(operation: "mkdir", path: path, code: ENOTDIR)
         }
     }
 

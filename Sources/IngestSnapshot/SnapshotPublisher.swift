@@ -16,6 +16,7 @@ public struct SnapshotPublisher {
 
     public struct IntegrityFailure: Error, CustomStringConvertible {
         public let findings: String
+        public init(findings: String) { self.findings = findings }
         public var description: String { "the new snapshot failed PRAGMA integrity_check: \(findings); nothing was published" }
     }
 

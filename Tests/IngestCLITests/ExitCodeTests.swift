@@ -1,0 +1,104 @@
+import Foundation
+import IngestSnapshot
+import IngestTestSupport
+import Testing
+@testable import IngestCLI
+
+/// Each exit code `ingest --help` documents, produced for real where a test
+/// can, and through the error mapping where the condition cannot be staged.
+@Suite struct ExitCodeTests {
+    private func feedsWithSamples(_ temporary: TemporaryDirectory) throws -> String {
+        let feeds = temporary.subdirectory("feeds")
+        for name in ["pharmacies.csv", "rax_5060_201012302305.txt", "rax_31937_201105192305.txt"] {
+            try FileManager.default.copyItem(atPath: RepositoryFiles.feed(name), toPath: "\(feeds)/\(name)")
+        }
+        return feeds
+    }
+
+    @Test func helpListsEveryExitCode() throws {
+        let result = try CommandRunner.ingest(["--help"])
+        #expect(result.status == 0)
+        for status in ExitStatus.allCases {
+            #expect(result.stdout.contains("\(status.rawValue)"), "help lacks exit code \(status.rawValue)")
+            #expect(result.stdout.contains(status.meaning), "help lacks meaning of \(status.rawValue)")
+        }
+    }
+
+    @Test func readmeListsEveryExitCode() throws {
+        let readme = try String(contentsOfFile: "\(RepositoryFiles.root)/README.md", encoding: .utf8)
+        for status in ExitStatus.allCases {
+            #expect(readme.contains("| \(status.rawValue) |"), "README lacks exit code \(status.rawValue)")
+        }
+    }
+
+    @Test func success() throws {
+        let temporary = TemporaryDirectory()
+        let result = try CommandRunner.ingest(["--feeds", try feedsWithSamples(temporary), "--snapshots", "\(temporary.path)/s"])
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("published "))
+        #expect(FileManager.default.fileExists(atPath: "\(temporary.path)/s/current"))
+    }
+
+    @Test func dryRunPrintsPerFeedCountsAndPublishesNothing() throws {
+        let temporary = TemporaryDirectory()
+        let result = try CommandRunner.ingest(["--feeds", try feedsWithSamples(temporary), "--snapshots", "\(temporary.path)/s", "--dry-run"])
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("READ"))
+        #expect(result.stdout.contains("rax_5060_201012302305.txt"))
+        #expect(!FileManager.default.fileExists(atPath: "\(temporary.path)/s"))
+    }
+
+    @Test(arguments: [["--no-such-flag"], ["--keep", "0"], ["--threads", "0"], ["--keep", "many"]])
+    func usageErrors(arguments: [String]) throws {
+        let result = try CommandRunner.ingest(arguments)
+        #expect(result.status == ExitStatus.usage.rawValue)
+    }
+
+    @Test func emptyResult() throws {
+        let temporary = TemporaryDirectory()
+        let feeds = temporary.subdirectory("feeds")
+        let result = try CommandRunner.ingest(["--feeds", feeds, "--snapshots", "\(temporary.path)/s"])
+        #expect(result.status == ExitStatus.emptyResult.rawValue)
+        #expect(result.stdout.contains("NOT PUBLISHED"))
+    }
+
+    @Test func feedsMissing() throws {
+        let temporary = TemporaryDirectory()
+        let result = try CommandRunner.ingest(["--feeds", "\(temporary.path)/none", "--snapshots", "\(temporary.path)/s"])
+        #expect(result.status == ExitStatus.feedsMissing.rawValue)
+        #expect(result.stderr.contains("\(temporary.path)/none"))
+    }
+
+    @Test func cannotWrite() throws {
+        let temporary = TemporaryDirectory()
+        // /proc takes no new directories, even for root.
+        let result = try CommandRunner.ingest(["--feeds", try feedsWithSamples(temporary), "--snapshots", "/proc/ingest-test-snapshots"])
+        #expect(result.status == ExitStatus.cannotWrite.rawValue)
+        #expect(result.stderr.contains("/proc/ingest-test-snapshots"))
+    }
+
+    @Test func locked() throws {
+        let temporary = TemporaryDirectory()
+        let snapshots = SnapshotDirectory(path: "\(temporary.path)/s")
+        try snapshots.create()
+        let lock = try SnapshotLock(directory: snapshots)
+        let result = try CommandRunner.ingest(["--feeds", try feedsWithSamples(temporary), "--snapshots", snapshots.path])
+        #expect(result.status == ExitStatus.locked.rawValue)
+        #expect(result.stderr.contains("PID \(getpid())"))
+        withExtendedLifetime(lock) {}
+    }
+
+    @Test func errorsThatCannotBeStagedMapToTheirCodes() {
+        #expect(ImportCommand.status(for: SnapshotPublisher.IntegrityFailure(findings: "x")) == .integrityFailure)
+        #expect(ImportCommand.status(for: POSIXFailure(operation: "write", path: "p", code: ENOSPC)) == .ioError)
+        #expect(ImportCommand.status(for: SQLiteError(code: 13, message: "database or disk is full")) == .ioError)
+        #expect(ImportCommand.status(for: IngestPipelineError.configuration) == .configuration)
+        struct Other: Error {}
+        #expect(ImportCommand.status(for: Other()) == .internalError)
+    }
+}
+
+import IngestPipeline
+private enum IngestPipelineError {
+    static let configuration = ImportError.configuration("two adapters claim one file")
+}
