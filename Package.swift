@@ -38,7 +38,10 @@ let package = Package(
         // Feed adapters: one file in, canonical records and rejects out.
         .target(
             name: "IngestAdapters",
-            dependencies: ["IngestCore", "CCSV", "CLibXML2"]
+            dependencies: [
+                "IngestCore", "CCSV", "CLibXML2",
+                .product(name: "TOMLKit", package: "TOMLKit"),
+            ]
         ),
         // SQLite snapshot: schema, bulk writer, publisher, manifest.
         .target(
@@ -54,7 +57,6 @@ let package = Package(
             dependencies: [
                 "IngestCore", "IngestAdapters", "IngestSnapshot",
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
             ]
         ),

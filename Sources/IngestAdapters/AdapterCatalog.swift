@@ -7,7 +7,7 @@ public struct AdapterCatalog: Sendable {
     public let stockAdapters: [any StockFeedAdapter]
     public let registry: PharmacyRegistryAdapter
 
-    public init(stockAdapters: [any StockFeedAdapter] = [RAXStockAdapter()], registry: PharmacyRegistryAdapter = PharmacyRegistryAdapter()) {
+    public init(stockAdapters: [any StockFeedAdapter] = [RAXStockAdapter(), NoomStockAdapter()], registry: PharmacyRegistryAdapter = PharmacyRegistryAdapter()) {
         self.stockAdapters = stockAdapters
         self.registry = registry
     }

@@ -47,7 +47,40 @@ public final class DelimitedFileReader {
         let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
         guard descriptor >= 0 else { throw FeedFailure(reason: .unreadable, message: "cannot open: \(String(cString: strerror(errno)))") }
         defer { close(descriptor) }
+        let chunkSize = 256 * 1024
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 1)
+        defer { buffer.deallocate() }
+        try parse(onRow: onRow) { feed in
+            while true {
+                let count = Glibc.read(descriptor, buffer.baseAddress, chunkSize)
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    throw FeedFailure(reason: .unreadable, message: "read failed: \(String(cString: strerror(errno)))")
+                }
+                if count == 0 { return }
+                try feed(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
+            }
+        }
+    }
 
+    /// The first row of `bytes` (a file's sample), for recognising a file by its header.
+    public func firstRow(of bytes: ArraySlice<UInt8>) -> [[UInt8]]? {
+        struct Done: Error {}
+        var first: [[UInt8]]?
+        // The sample may end inside the header's last field; cut at the first line end.
+        let end = bytes.firstIndex(of: 10).map { $0 + 1 } ?? bytes.endIndex
+        let line = Array(bytes[bytes.startIndex..<end])
+        do {
+            try parse(onRow: { row in first = row.fields; throw Done() }) { feed in
+                try line.withUnsafeBytes { try feed($0) }
+            }
+        } catch {}
+        return first
+    }
+
+    /// Runs libcsv over what `produce` hands to `feed`, chunk by chunk.
+    private func parse(onRow: @escaping (Row) throws -> Void,
+                       produce: ((UnsafeRawBufferPointer) throws -> Void) throws -> Void) throws {
         var parser = csv_parser()
         guard csv_init(&parser, UInt8(CSV_STRICT | CSV_STRICT_FINI | CSV_REPALL_NL)) == 0 else {
             throw FeedFailure(reason: .unreadable, message: "libcsv could not initialise")
@@ -68,21 +101,11 @@ public final class DelimitedFileReader {
         let rowCallback: @convention(c) (Int32, UnsafeMutableRawPointer?) -> Void = { terminator, context in
             Unmanaged<Context>.fromOpaque(context!).takeUnretainedValue().endRow(terminator: terminator)
         }
-
-        let chunkSize = 256 * 1024
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 1)
-        defer { buffer.deallocate() }
         var first = true
-        while true {
-            let count = Glibc.read(descriptor, buffer.baseAddress, chunkSize)
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw FeedFailure(reason: .unreadable, message: "read failed: \(String(cString: strerror(errno)))", line: context.line)
-            }
-            if count == 0 { break }
-            var start = buffer.baseAddress!
-            var length = count
-            if first, length >= 3, buffer[0] == 0xEF, buffer[1] == 0xBB, buffer[2] == 0xBF {
+        try produce { chunk in
+            guard var start = chunk.baseAddress else { return }
+            var length = chunk.count
+            if first, length >= 3, chunk[0] == 0xEF, chunk[1] == 0xBB, chunk[2] == 0xBF {
                 start += 3
                 length -= 3
             }

@@ -188,28 +188,15 @@ public struct RAXStockAdapter: StockFeedAdapter {
         }
         let aptcode = text[1].uppercased()
         guard !aptcode.isEmpty else { return reject(.missingField, "aptcode", "aptcode is empty") }
-        var packageCode: String?
-        if shift == 1, !text[2].isEmpty {
-            guard PackageCode.isValid(text[2]) else {
-                return reject(.badPackageCode, "package code", "package code '\(text[2])' fails its check digit")
-            }
-            packageCode = text[2]
+        let packageCode: String?
+        let gtin: (gtin: String, restricted: Bool)?
+        do {
+            packageCode = shift == 1 ? try StockFieldRules.packageCode(text[2]) : nil
+            gtin = try StockFieldRules.gtin(text[2 + shift])
+        } catch {
+            return output.reject(error, line: line, key: aptcode)
         }
-        var gtin: String?
-        let gtinText = text[2 + shift]
-        if !gtinText.isEmpty {
-            switch GTIN.normalize(gtinText) {
-            case .success(let normalized):
-                gtin = normalized
-                if GTIN.isRestricted(normalized) {
-                    output.warn(line: line, key: aptcode, code: .restrictedGTIN, message: "GTIN \(normalized) is not globally unique")
-                }
-            case .failure(.badShape):
-                return reject(.badGTIN, "gtin", "GTIN '\(gtinText)' is not 8, 12, 13 or 14 digits")
-            case .failure(.badCheckDigit):
-                return reject(.badGTINCheckDigit, "gtin", "GTIN '\(gtinText)' fails its check digit")
-            }
-        }
+        output.warnIfRestricted(gtin, line: line, key: aptcode)
         let name = text[3 + shift]
         guard !name.isEmpty else { return reject(.missingField, "name", "name is empty") }
         let priceText = fields.trimmed(7 + shift)
@@ -231,7 +218,7 @@ public struct RAXStockAdapter: StockFeedAdapter {
         }
         func optional(_ value: String) -> String? { value.isEmpty ? nil : value }
         output.accept(StockOffer(
-            aptcode: aptcode, packageCode: packageCode, gtin: gtin, name: name,
+            aptcode: aptcode, packageCode: packageCode, gtin: gtin?.gtin, name: name,
             producer: optional(text[4 + shift]), atc: optional(text[5 + shift].uppercased()),
             activeSubstance: optional(text[6 + shift]), priceCents: cents, quantity: Int64(quantity), line: line))
     }

@@ -1,0 +1,268 @@
+import Foundation
+import IngestCore
+
+/// Noom stock exports (FEEDS.md §2): XML in namespace `urn:noom:stock:2`,
+/// hundreds of MB, streamed through libxml2's SAX2 parser in flat memory.
+///
+/// Prices arrive without VAT; the shelf price is net × (1 + rate/100),
+/// rounded half-up once. Unknown elements, attributes and namespaces are
+/// ignored so newer Noom versions still load. The `summary/@itemCount`
+/// check is what tells a complete export from a truncated one.
+public struct NoomStockAdapter: StockFeedAdapter {
+    public let name = "noom"
+    public let summary = "Noom stock export (FEEDS.md §2), XML; recognised by root element stockExport in namespace urn:noom:stock:2"
+    public static let namespace: StaticString = "urn:noom:stock:2"
+
+    public init() {}
+
+    public func recognises(_ file: FeedFile) -> Bool {
+        XMLSniffer.rootIs("stockExport", namespace: "\(Self.namespace)", in: file.sampleWithoutBOM)
+    }
+
+    public func readHeader(_ file: FeedFile) throws(FeedFailure) -> StockFeedHeader {
+        let parser = StreamingXMLParser()
+        let reader = NoomReader(file: file.name, parser: parser, headerOnly: true)
+        do {
+            try parser.parse(path: file.path, handler: reader)
+        } catch where reader.header != nil {
+            // The header was complete before the document went wrong; the full parse reports it.
+        }
+        guard let header = reader.header else {
+            throw reader.headerProblem ?? FeedFailure(reason: .badHeader, message: "no <pharmacy id> in the document")
+        }
+        return header
+    }
+
+    public func parse(_ file: FeedFile, into output: inout FeedOutput<StockOffer>) -> StockFeedHeader? {
+        let parser = StreamingXMLParser()
+        let reader = NoomReader(file: file.name, parser: parser, headerOnly: false)
+        reader.output = output
+        do {
+            try parser.parse(path: file.path, handler: reader)
+            reader.finish()
+        } catch {
+            reader.output.failure = error
+        }
+        if reader.output.failure == nil, let problem = reader.headerProblem { reader.output.failure = problem }
+        output = reader.output
+        return reader.header
+    }
+}
+
+/// The SAX2 state machine for one Noom document.
+final class NoomReader: XMLStreamHandler {
+    private static let ns: StaticString = NoomStockAdapter.namespace
+    /// Text longer than this in one field is a broken record, not a name.
+    static let maxFieldBytes = 64 * 1024
+
+    let file: String
+    unowned let parser: StreamingXMLParser
+    let headerOnly: Bool
+    var output: FeedOutput<StockOffer>
+
+    var header: StockFeedHeader?
+    var headerProblem: FeedFailure?
+    private var generated: ExportTimestamp?
+    private var pharmacyID: String?
+    private var chainID: String?
+    private var currency: Currency = .eur
+    private var summaryCount: String?
+    private var items = 0
+    private var seen = Set<String>()
+
+    private enum Field { case gtin, name, producer, atc, substance, stock, pharmacyName }
+    private var field: Field?
+    private var text: [UInt8] = []
+    private var textTooLong = false
+    /// Depth inside elements this reader does not know (other namespaces, newer fields).
+    private var unknownDepth = 0
+    private var depth = 0
+    private var item: PendingItem?
+
+    private struct PendingItem {
+        var line: Int
+        var aptcode: String?
+        var packageCode: String?
+        var gtin: String?
+        var name: String?
+        var producer: String?
+        var atc: String?
+        var substance: String?
+        var net: String?
+        var vatRate: String?
+        var stock: String?
+        var tooLong: String?
+    }
+
+    init(file: String, parser: StreamingXMLParser, headerOnly: Bool) {
+        self.file = file
+        self.parser = parser
+        self.headerOnly = headerOnly
+        self.output = FeedOutput(file: file)
+    }
+
+    func startElement(_ name: XMLName, attributes: XMLAttributes, line: Int) {
+        depth += 1
+        if unknownDepth > 0 { unknownDepth += 1; return }
+        guard name.inNoom else {
+            unknownDepth = 1 // another namespace: skip the whole subtree
+            return
+        }
+        if item != nil {
+            switch true {
+            case name.is("gtin"): beginText(.gtin)
+            case name.is("name"): beginText(.name)
+            case name.is("producer"): beginText(.producer)
+            case name.is("atc"): beginText(.atc)
+            case name.is("substance"): beginText(.substance)
+            case name.is("stock"): beginText(.stock)
+            case name.is("price"):
+                item?.net = attributes.value("net")
+                item?.vatRate = attributes.value("vatRate")
+            default: unknownDepth = 1
+            }
+            return
+        }
+        switch true {
+        case name.is("item"):
+            item = PendingItem(line: line, aptcode: attributes.value("aptcode"), packageCode: attributes.value("packageCode"))
+        case name.is("stockExport"):
+            if let value = attributes.value("generated") {
+                generated = ExportTimestamp.parseISO8601(value)
+                if generated == nil {
+                    headerProblem = FeedFailure(reason: .badHeader, message: "generated='\(value)' is not an ISO 8601 time", line: line)
+                }
+            } else {
+                headerProblem = FeedFailure(reason: .badHeader, message: "stockExport has no generated attribute", line: line)
+            }
+        case name.is("pharmacy"):
+            pharmacyID = attributes.value("id")?.trimmingCharacters(in: .whitespaces)
+            chainID = attributes.value("chain")
+            beginText(.pharmacyName)
+        case name.is("items"):
+            if let code = attributes.value("currency") {
+                if let known = Currency(code: code) {
+                    currency = known
+                } else {
+                    headerProblem = FeedFailure(reason: .unsupportedCurrency, message: "currency '\(code)' is not EUR, EEK, LVL or LTL", line: line)
+                }
+            }
+        case name.is("summary"):
+            summaryCount = attributes.value("itemCount") ?? ""
+        default:
+            if depth > 1 { unknownDepth = 1 }
+        }
+    }
+
+    private func beginText(_ field: Field) {
+        self.field = field
+        text.removeAll(keepingCapacity: true)
+        textTooLong = false
+    }
+
+    func characters(_ chunk: UnsafeBufferPointer<UInt8>) {
+        guard field != nil, unknownDepth == 0 else { return }
+        if text.count + chunk.count > Self.maxFieldBytes {
+            textTooLong = true
+            return
+        }
+        text.append(contentsOf: chunk)
+    }
+
+    func endElement(_ name: XMLName) {
+        depth -= 1
+        if unknownDepth > 0 { unknownDepth -= 1; return }
+        if let field {
+            let value = String(decoding: text, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            if textTooLong { item?.tooLong = "\(field)" }
+            switch field {
+            case .gtin: item?.gtin = value
+            case .name: item?.name = value
+            case .producer: item?.producer = value
+            case .atc: item?.atc = value
+            case .substance: item?.substance = value
+            case .stock: item?.stock = value
+            case .pharmacyName: completeHeader(name: value)
+            }
+            self.field = nil
+            return
+        }
+        if name.is("item"), let pending = item {
+            items += 1
+            item = nil
+            if !headerOnly { read(pending) }
+        }
+    }
+
+    private func completeHeader(name: String) {
+        guard let pharmacyID, !pharmacyID.isEmpty else {
+            headerProblem = headerProblem ?? FeedFailure(reason: .badHeader, message: "<pharmacy> has no id", line: parser.currentLine)
+            if headerOnly { parser.stop() }
+            return
+        }
+        if let generated, headerProblem == nil {
+            header = StockFeedHeader(pharmacyID: pharmacyID, pharmacyName: name.isEmpty ? nil : name,
+                                     chainID: chainID, exportedAt: generated, format: "Noom")
+        }
+        if headerOnly { parser.stop() }
+    }
+
+    func finish() {
+        guard let summaryCount else {
+            output.failure = FeedFailure(reason: .summaryMismatch, message: "no <summary itemCount>: the file is truncated", line: parser.currentLine)
+            return
+        }
+        if summaryCount != String(items) {
+            output.failure = FeedFailure(reason: .summaryMismatch, message: "summary says itemCount=\(summaryCount), the file has \(items) items", line: parser.currentLine)
+        }
+    }
+
+    private func read(_ item: PendingItem) {
+        let aptcode = (item.aptcode ?? "").trimmingCharacters(in: .whitespaces).uppercased()
+        func reject(_ reason: RejectReason, _ field: String, _ message: String) {
+            output.reject(line: item.line, key: aptcode, reason: reason, message: message, field: field)
+        }
+        if let field = item.tooLong { return reject(.lineTooLong, field, "\(field) is longer than \(Self.maxFieldBytes) bytes") }
+        guard !aptcode.isEmpty else { return reject(.missingField, "aptcode", "item has no aptcode attribute") }
+        let packageCode: String?
+        let gtin: (gtin: String, restricted: Bool)?
+        do {
+            packageCode = try StockFieldRules.packageCode(item.packageCode, field: "packageCode")
+            gtin = try StockFieldRules.gtin(item.gtin)
+        } catch {
+            return output.reject(error, line: item.line, key: aptcode)
+        }
+        output.warnIfRestricted(gtin, line: item.line, key: aptcode)
+        guard let name = item.name, !name.isEmpty else { return reject(.missingField, "name", "item has no name") }
+        guard let netText = item.net, let net = ExactDecimal.parse(netText, decimalSeparator: ".", maxFractionDigits: 6),
+              let vatText = item.vatRate, let vat = ExactDecimal.parse(vatText, decimalSeparator: ".", maxFractionDigits: 4) else {
+            return reject(.badPrice, "price", "price net='\(item.net ?? "")' vatRate='\(item.vatRate ?? "")' is not two decimal-point numbers")
+        }
+        let cents: Int64
+        do { cents = try Money.shelfCents(net: net, vatPercent: vat, in: currency) } catch {
+            return reject(.badPrice, "price", "price net='\(netText)' vatRate='\(vatText)' is out of range")
+        }
+        let stock: Int64
+        do { stock = try StockFieldRules.quantity(item.stock, field: "stock") } catch {
+            return output.reject(error, line: item.line, key: aptcode)
+        }
+        guard seen.insert(aptcode).inserted else { return reject(.duplicateKey, "aptcode", "aptcode \(aptcode) appears earlier in this feed") }
+        func optional(_ value: String?) -> String? { value.flatMap { $0.isEmpty ? nil : $0 } }
+        output.accept(StockOffer(
+            aptcode: aptcode, packageCode: packageCode, gtin: gtin?.gtin, name: name, producer: optional(item.producer),
+            atc: optional(item.atc)?.uppercased(), activeSubstance: optional(item.substance),
+            priceCents: cents, quantity: stock, line: item.line))
+    }
+}
+
+extension XMLName {
+    fileprivate var inNoom: Bool {
+        guard let uri else { return false }
+        return strcmp(UnsafeRawPointer(uri).assumingMemoryBound(to: CChar.self),
+                      UnsafeRawPointer(NoomStockAdapter.namespace.utf8Start).assumingMemoryBound(to: CChar.self)) == 0
+    }
+}
+
+extension RejectReason {
+    public static let summaryMismatch = RejectReason(rawValue: "summary_mismatch")
+}

@@ -1,0 +1,57 @@
+import IngestCore
+
+/// The checks every stock adapter applies to the same canonical fields, in
+/// one place, so a package code or GTIN valid in one format is valid in all.
+enum StockFieldRules {
+    struct Problem: Error {
+        var reason: RejectReason
+        var field: String
+        var message: String
+    }
+
+    /// Empty is allowed (not a medicine); otherwise 7 digits with a valid check digit.
+    static func packageCode(_ text: String?, field: String = "package code") throws(Problem) -> String? {
+        guard let code = text?.trimmingCharacters(in: .whitespaces), !code.isEmpty else { return nil }
+        guard PackageCode.isValid(code) else {
+            throw Problem(reason: .badPackageCode, field: field, message: "package code '\(code)' fails its check digit")
+        }
+        return code
+    }
+
+    /// Empty is allowed; otherwise a GTIN as 14 digits. `restricted` tells the caller to warn.
+    static func gtin(_ text: String?, field: String = "gtin") throws(Problem) -> (gtin: String, restricted: Bool)? {
+        guard let text = text?.trimmingCharacters(in: .whitespaces), !text.isEmpty else { return nil }
+        switch GTIN.normalize(text) {
+        case .success(let normalized): return (normalized, GTIN.isRestricted(normalized))
+        case .failure(.badShape): throw Problem(reason: .badGTIN, field: field, message: "GTIN '\(text)' is not 8, 12, 13 or 14 digits")
+        case .failure(.badCheckDigit): throw Problem(reason: .badGTINCheckDigit, field: field, message: "GTIN '\(text)' fails its check digit")
+        }
+    }
+
+    /// A non-negative integer that fits a 64-bit count.
+    static func quantity(_ text: String?, field: String = "quantity") throws(Problem) -> Int64 {
+        let trimmed = text?.trimmingCharacters(in: .whitespaces) ?? ""
+        guard !trimmed.isEmpty, trimmed.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }), let value = Int64(trimmed) else {
+            throw Problem(reason: .badQuantity, field: field, message: "\(field) '\(text ?? "")' is not a non-negative integer")
+        }
+        return value
+    }
+
+    static func required(_ text: String?, field: String) throws(Problem) -> String {
+        guard let value = text?.trimmingCharacters(in: .whitespacesAndNewlines), !value.isEmpty else {
+            throw Problem(reason: .missingField, field: field, message: "\(field) is empty")
+        }
+        return value
+    }
+}
+
+extension FeedOutput where Record == StockOffer {
+    mutating func reject(_ problem: StockFieldRules.Problem, line: Int, key: String) {
+        reject(line: line, key: key, reason: problem.reason, message: problem.message, field: problem.field)
+    }
+
+    mutating func warnIfRestricted(_ gtin: (gtin: String, restricted: Bool)?, line: Int, key: String) {
+        guard let gtin, gtin.restricted else { return }
+        warn(line: line, key: key, code: .restrictedGTIN, message: "GTIN \(gtin.gtin) is not globally unique")
+    }
+}

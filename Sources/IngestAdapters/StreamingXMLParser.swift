@@ -1,0 +1,202 @@
+import CLibXML2
+import Foundation
+import IngestCore
+
+/// A name of an element or attribute as libxml2 hands it over: pointers valid
+/// only during the callback, compared without building Swift strings (the
+/// hot path of a 700 MB Noom file is millions of these).
+public struct XMLName {
+    let local: UnsafePointer<xmlChar>
+    let uri: UnsafePointer<xmlChar>?
+
+    /// True when the local name is `name` and the namespace is `namespace`
+    /// (nil: any namespace or none).
+    @inline(__always)
+    public func `is`(_ name: StaticString, in namespace: StaticString? = nil) -> Bool {
+        guard strcmp(UnsafeRawPointer(local).assumingMemoryBound(to: CChar.self),
+                     UnsafeRawPointer(name.utf8Start).assumingMemoryBound(to: CChar.self)) == 0 else { return false }
+        guard let namespace else { return true }
+        guard let uri else { return false }
+        return strcmp(UnsafeRawPointer(uri).assumingMemoryBound(to: CChar.self),
+                      UnsafeRawPointer(namespace.utf8Start).assumingMemoryBound(to: CChar.self)) == 0
+    }
+
+    public func inNamespace(_ namespace: String?) -> Bool {
+        guard let namespace else { return true }
+        guard let uri else { return namespace.isEmpty }
+        return String(cString: uri) == namespace
+    }
+
+    public var localName: String { String(cString: local) }
+}
+
+/// The attributes of one start tag (libxml2's SAX2 five-pointer layout).
+public struct XMLAttributes {
+    let base: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?
+    let count: Int
+
+    /// The value of the attribute with this local name and no namespace.
+    public func value(_ name: StaticString) -> String? {
+        guard let base else { return nil }
+        for index in 0..<count {
+            let entry = base + index * 5
+            guard let local = entry[0], entry[2] == nil,
+                  strcmp(UnsafeRawPointer(local).assumingMemoryBound(to: CChar.self),
+                         UnsafeRawPointer(name.utf8Start).assumingMemoryBound(to: CChar.self)) == 0,
+                  let start = entry[3], let end = entry[4] else { continue }
+            return String(decoding: UnsafeBufferPointer(start: start, count: end - start), as: UTF8.self)
+        }
+        return nil
+    }
+
+    /// The same for a name known only at run time (mapped XML feeds).
+    public func value(named name: String) -> String? {
+        guard let base else { return nil }
+        for index in 0..<count {
+            let entry = base + index * 5
+            guard let local = entry[0], entry[2] == nil, String(cString: local) == name,
+                  let start = entry[3], let end = entry[4] else { continue }
+            return String(decoding: UnsafeBufferPointer(start: start, count: end - start), as: UTF8.self)
+        }
+        return nil
+    }
+}
+
+/// What a format-specific reader does with the SAX2 events.
+public protocol XMLStreamHandler: AnyObject {
+    func startElement(_ name: XMLName, attributes: XMLAttributes, line: Int)
+    func endElement(_ name: XMLName)
+    func characters(_ text: UnsafeBufferPointer<UInt8>)
+}
+
+extension RejectReason {
+    public static let malformedXML = RejectReason(rawValue: "malformed_xml")
+    public static let unsafeXML = RejectReason(rawValue: "unsafe_xml")
+}
+
+/// libxml2's SAX2 push parser over a file this code reads itself, in fixed
+/// chunks: memory stays flat whatever the size, and libxml2 is never handed
+/// a path or URL it could open on its own.
+///
+/// Feeds are untrusted. The parser runs with `XML_PARSE_NONET`, without
+/// `XML_PARSE_NOENT` or `XML_PARSE_DTDLOAD`, and any DOCTYPE stops it at
+/// once: such a document is rejected `unsafe_xml` before a single entity
+/// could be declared, let alone expanded (XXE, billion laughs).
+public final class StreamingXMLParser {
+    public static let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOCDATA.rawValue | XML_PARSE_COMPACT.rawValue)
+    public static let chunkSize = 256 * 1024
+
+    private final class Context {
+        unowned let handler: XMLStreamHandler
+        var parser: xmlParserCtxtPtr?
+        var unsafeReason: String?
+        var stoppedByHandler = false
+        init(handler: XMLStreamHandler) { self.handler = handler }
+
+        var line: Int { parser.map { Int(xmlSAX2GetLineNumber(UnsafeMutableRawPointer($0))) } ?? 0 }
+    }
+
+    private var context: Context?
+
+    public init() {}
+
+    /// Asks the parser to stop after the current callback (a header reader
+    /// that has what it needs). Not an error.
+    public func stop() {
+        guard let context, let parser = context.parser else { return }
+        context.stoppedByHandler = true
+        xmlStopParser(parser)
+    }
+
+    /// The line the parser is on, for messages from the handler.
+    public var currentLine: Int { context?.line ?? 0 }
+
+    public func parse(path: String, handler: XMLStreamHandler) throws(FeedFailure) {
+        let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        guard descriptor >= 0 else { throw FeedFailure(reason: .unreadable, message: "cannot open: \(String(cString: strerror(errno)))") }
+        defer { close(descriptor) }
+
+        let context = Context(handler: handler)
+        self.context = context
+        defer { self.context = nil }
+        var sax = Self.makeHandler()
+        let userData = Unmanaged.passUnretained(context).toOpaque()
+
+        let buffer = UnsafeMutablePointer<CChar>.allocate(capacity: Self.chunkSize)
+        defer { buffer.deallocate() }
+        var count = read(descriptor, buffer, 4)
+        guard count >= 0 else { throw FeedFailure(reason: .unreadable, message: "read failed") }
+        guard let parser = xmlCreatePushParserCtxt(&sax, userData, buffer, Int32(count), nil) else {
+            throw FeedFailure(reason: .unreadable, message: "libxml2 could not create a parser")
+        }
+        context.parser = parser
+        defer {
+            xmlFreeParserCtxt(parser)
+            context.parser = nil
+        }
+        xmlCtxtUseOptions(parser, Self.options)
+
+        while true {
+            count = read(descriptor, buffer, Self.chunkSize)
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw FeedFailure(reason: .unreadable, message: "read failed: \(String(cString: strerror(errno)))", line: context.line)
+            }
+            let code = xmlParseChunk(parser, buffer, Int32(count), count == 0 ? 1 : 0)
+            if let reason = context.unsafeReason {
+                throw FeedFailure(reason: .unsafeXML, message: reason, line: context.line)
+            }
+            if context.stoppedByHandler { return }
+            if code != 0 || parser.pointee.wellFormed == 0 {
+                throw Self.failure(parser)
+            }
+            if count == 0 { break }
+        }
+    }
+
+    private static func failure(_ parser: xmlParserCtxtPtr) -> FeedFailure {
+        guard let error = xmlCtxtGetLastError(parser) else {
+            return FeedFailure(reason: .malformedXML, message: "the document is not well-formed XML")
+        }
+        let message = error.pointee.message.map { String(cString: $0).trimmingCharacters(in: .whitespacesAndNewlines) } ?? "not well-formed"
+        return FeedFailure(reason: .malformedXML, message: "not well-formed XML: \(message)", line: Int(error.pointee.line))
+    }
+
+    private static func makeHandler() -> xmlSAXHandler {
+        var sax = xmlSAXHandler()
+        sax.initialized = XML_SAX2_MAGIC
+        sax.startElementNs = { context, localname, _, uri, _, _, attributeCount, _, attributes in
+            guard let context, let localname else { return }
+            let state = Unmanaged<Context>.fromOpaque(context).takeUnretainedValue()
+            state.handler.startElement(XMLName(local: localname, uri: uri),
+                                       attributes: XMLAttributes(base: attributes, count: Int(attributeCount)),
+                                       line: state.line)
+        }
+        sax.endElementNs = { context, localname, _, uri in
+            guard let context, let localname else { return }
+            Unmanaged<Context>.fromOpaque(context).takeUnretainedValue().handler.endElement(XMLName(local: localname, uri: uri))
+        }
+        let characters: charactersSAXFunc = { context, text, length in
+            guard let context, let text else { return }
+            Unmanaged<Context>.fromOpaque(context).takeUnretainedValue().handler.characters(UnsafeBufferPointer(start: text, count: Int(length)))
+        }
+        sax.characters = characters
+        sax.cdataBlock = characters
+        // Any DOCTYPE: stop before its contents are even looked at.
+        sax.internalSubset = { context, _, _, _ in
+            guard let context else { return }
+            let state = Unmanaged<Context>.fromOpaque(context).takeUnretainedValue()
+            state.unsafeReason = "the document has a DOCTYPE; DTDs and entities are refused in feeds"
+            if let parser = state.parser { xmlStopParser(parser) }
+        }
+        sax.entityDecl = { context, _, _, _, _, _ in
+            guard let context else { return }
+            let state = Unmanaged<Context>.fromOpaque(context).takeUnretainedValue()
+            state.unsafeReason = "the document declares entities"
+            if let parser = state.parser { xmlStopParser(parser) }
+        }
+        // Errors are read from the context after xmlParseChunk; nothing goes to stderr.
+        sax.serror = { _, _ in }
+        return sax
+    }
+}
