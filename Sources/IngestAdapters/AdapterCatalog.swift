@@ -12,6 +12,17 @@ public struct AdapterCatalog: Sendable {
         self.registry = registry
     }
 
+    /// The built-in adapters plus one per mapping file in `mappingsDirectory`.
+    public static func load(mappingsDirectory: String) throws(MappingError) -> AdapterCatalog {
+        let mapped: [any StockFeedAdapter] = try MappingLoader.loadAll(directory: mappingsDirectory).map { mapping in
+            switch mapping.layout {
+            case .delimited: return MappedCSVStockAdapter(mapping: mapping)
+            case .xml: return MappedXMLStockAdapter(mapping: mapping)
+            }
+        }
+        return AdapterCatalog(stockAdapters: [RAXStockAdapter(), NoomStockAdapter()] + mapped)
+    }
+
     public var all: [any FeedAdapter] { stockAdapters + [registry] }
 
     /// The adapter a file is for.

@@ -13,12 +13,13 @@ import Logging
 /// the number of feeds.
 public final class ImportRun {
     public let options: ImportOptions
-    public let catalog: AdapterCatalog
+    /// Given by tests; otherwise built from the mappings directory at the start of `run()`.
+    public let catalog: AdapterCatalog?
     private let logger: Logger
     /// Tests inject publish failures here.
     public var faultInjector: (@Sendable (SnapshotPublisher.Step) throws -> Void)?
 
-    public init(options: ImportOptions, catalog: AdapterCatalog = AdapterCatalog(), logger: Logger = Logger(label: "ingest")) {
+    public init(options: ImportOptions, catalog: AdapterCatalog? = nil, logger: Logger = Logger(label: "ingest")) {
         self.options = options
         self.catalog = catalog
         self.logger = logger
@@ -26,6 +27,14 @@ public final class ImportRun {
 
     public func run() throws -> RunReport {
         var report = RunReport(dryRun: options.dryRun)
+        let catalog: AdapterCatalog
+        if let given = self.catalog {
+            catalog = given
+        } else {
+            do { catalog = try AdapterCatalog.load(mappingsDirectory: options.mappingsDirectory) } catch {
+                throw ImportError.configuration(error.description)
+            }
+        }
         let inventory = try FeedInventory(directory: options.feedsDirectory)
         let directory = SnapshotDirectory(path: options.snapshotsDirectory)
 
@@ -78,7 +87,7 @@ public final class ImportRun {
 
         do {
             let version = options.dryRun ? "dry-run" : directory.nextVersion(now: options.now)
-            let registry = loadRegistry(registryFiles, report: &report)
+            let registry = loadRegistry(registryFiles, with: catalog.registry, report: &report)
             let writer = try SnapshotWriter(path: stagingPath)
             try load(StockFeedPlan(stockCandidates), registry: registry, writer: writer, report: &report)
             try writer.writeMeta([
@@ -116,13 +125,13 @@ public final class ImportRun {
     }
 
     /// Registry rows by pharmacy id; every registry file's counts go to the report.
-    private func loadRegistry(_ files: [FeedFile], report: inout RunReport) -> [String: PharmacyRecord] {
+    private func loadRegistry(_ files: [FeedFile], with adapter: PharmacyRegistryAdapter, report: inout RunReport) -> [String: PharmacyRecord] {
         var registry: [String: PharmacyRecord] = [:]
         for file in files {
-            var output = catalog.registry.parse(file)
+            var output = adapter.parse(file)
             if output.failure != nil { output = output.rejectingAll() }
             var result = FeedResult(file: file.name, size: file.size, sha256: PharmacyFeedParser.digest(file.path),
-                                    kind: FeedKind.pharmacyRegistry.rawValue, adapter: catalog.registry.name,
+                                    kind: FeedKind.pharmacyRegistry.rawValue, adapter: adapter.name,
                                     outcome: output.failure == nil ? .loaded : .rejected)
             if let failure = output.failure { result.message = "\(failure.reason) at line \(failure.line): \(failure.message)" }
             result.count(output)

@@ -1,0 +1,118 @@
+import Foundation
+import IngestCore
+
+/// A delimited stock feed read through a mapping (FEEDS.md §3): libcsv does
+/// the RFC 4180 work, the mapping says which column is which.
+public struct MappedCSVStockAdapter: StockFeedAdapter {
+    public let mapping: StockFeedMapping
+    public var name: String { mapping.adapterName }
+    public var summary: String {
+        var rules: [String] = []
+        if let glob = mapping.fileNameGlob { rules.append("file name \(glob)") }
+        if !mapping.requiredColumns.isEmpty { rules.append("header columns \(mapping.requiredColumns.joined(separator: ", "))") }
+        return "Delimited stock feed by \(mapping.file) (FEEDS.md §3); recognised by \(rules.joined(separator: " and "))"
+    }
+
+    public init(mapping: StockFeedMapping) {
+        self.mapping = mapping
+    }
+
+    private var settings: (delimiter: UInt8, quote: UInt8, hasHeader: Bool) {
+        guard case .delimited(let delimiter, let quote, let hasHeader) = mapping.layout else { fatalError("not a delimited mapping") }
+        return (delimiter, quote, hasHeader)
+    }
+
+    public func recognises(_ file: FeedFile) -> Bool {
+        if let glob = mapping.fileNameGlob, fnmatch(glob, file.name, 0) != 0 { return false }
+        guard !mapping.requiredColumns.isEmpty else { return true }
+        let reader = DelimitedFileReader(delimiter: settings.delimiter, quote: settings.quote)
+        guard let header = reader.firstRow(of: file.sample[...]) else { return false }
+        let names = Set(header.compactMap { decode($0)?.trimmingCharacters(in: .whitespaces) })
+        return mapping.requiredColumns.allSatisfy(names.contains)
+    }
+
+    func decode(_ bytes: [UInt8]) -> String? {
+        switch mapping.encoding {
+        case .utf8:
+            guard let text = String(validating: bytes, as: UTF8.self), !bytes.contains(0) else { return nil }
+            return text
+        case .windows1257:
+            return Windows1257.shared.decode(bytes)
+        }
+    }
+
+    public func readHeader(_ file: FeedFile) throws(FeedFailure) -> StockFeedHeader {
+        var output = FeedOutput<StockOffer>(file: file.name)
+        let reader = read(file, into: &output, stopAfterFirstRecord: true)
+        guard let header = reader?.header else {
+            throw reader?.headerProblem ?? output.failure ?? FeedFailure(reason: .badHeader, message: "no data row to take the pharmacy and export date from")
+        }
+        return header
+    }
+
+    public func parse(_ file: FeedFile, into output: inout FeedOutput<StockOffer>) -> StockFeedHeader? {
+        let reader = read(file, into: &output, stopAfterFirstRecord: false)
+        if output.failure == nil, let problem = reader?.headerProblem { output.failure = problem }
+        if output.failure == nil, reader?.header == nil, output.read == 0 {
+            // An empty feed says nothing about its pharmacy; it cannot stand in for one.
+            output.failure = FeedFailure(reason: .badHeader, message: "the feed has no data rows")
+        }
+        return reader?.header
+    }
+
+    private struct StopReading: Error {}
+
+    private func read(_ file: FeedFile, into output: inout FeedOutput<StockOffer>, stopAfterFirstRecord: Bool) -> MappedRecordReader? {
+        var records = MappedRecordReader(mapping: mapping, fileName: file.name)
+        var columnIndex: [String: Int] = [:]
+        var headerCount: Int?
+        let (delimiter, quote, hasHeader) = settings
+        var result = output
+        do {
+            try DelimitedFileReader(delimiter: delimiter, quote: quote).read(path: file.path) { row in
+                if hasHeader, headerCount == nil {
+                    for (index, field) in row.fields.enumerated() {
+                        guard let name = decode(field)?.trimmingCharacters(in: .whitespaces) else {
+                            throw FeedFailure(reason: .badEncoding, message: "header column \(index + 1) is not \(mapping.encoding.rawValue) text", line: row.line)
+                        }
+                        columnIndex[name] = index
+                    }
+                    headerCount = row.fields.count
+                    for (field, column) in mapping.columns.sorted(by: { $0.key.rawValue < $1.key.rawValue }) where columnIndex[column] == nil {
+                        throw FeedFailure(reason: .badHeader, message: "the header has no column '\(column)' for \(field.rawValue) (renamed?); the feed is not loaded", line: row.line)
+                    }
+                    return
+                }
+                if let expected = headerCount, row.fields.count != expected {
+                    result.reject(line: row.line, key: "", reason: .badFieldCount, message: "row has \(row.fields.count) fields, the header has \(expected)", field: "row")
+                    return
+                }
+                var decoded: [String?] = []
+                decoded.reserveCapacity(row.fields.count)
+                for field in row.fields { decoded.append(decode(field)) }
+                if let bad = decoded.firstIndex(where: { $0 == nil }) {
+                    let name = columnIndex.first { $0.value == bad }?.key ?? "column \(bad + 1)"
+                    result.reject(line: row.line, key: "", reason: .badEncoding, message: "\(name) is not \(mapping.encoding.rawValue) text", field: name)
+                    return
+                }
+                let lookup: (String) -> String? = { column in
+                    let index = hasHeader ? columnIndex[column] : Int(column).map { $0 - 1 }
+                    guard let index, index >= 0, index < decoded.count else { return nil }
+                    return decoded[index]
+                }
+                if stopAfterFirstRecord {
+                    records.establishHeader(line: row.line, lookup)
+                    throw StopReading()
+                }
+                records.read(line: row.line, output: &result, lookup)
+            }
+        } catch is StopReading {
+        } catch let failure as FeedFailure {
+            result.failure = failure
+        } catch {
+            result.failure = FeedFailure(reason: .unreadable, message: "\(error)")
+        }
+        output = result
+        return records
+    }
+}

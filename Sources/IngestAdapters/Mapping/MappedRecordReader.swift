@@ -1,0 +1,134 @@
+import Foundation
+import IngestCore
+
+/// Turns one mapped record (canonical field → text) into a `StockOffer` or a
+/// reject. Shared by the delimited and XML mapped adapters, so both apply the
+/// same rules as RAX and Noom through `StockFieldRules`.
+struct MappedRecordReader {
+    let mapping: StockFeedMapping
+    /// Values captured from the file name (pharmacy id, export date).
+    let fileValues: [CanonicalField: String]
+    /// The pharmacy this feed is for (the first record's, when it comes from a column).
+    var pharmacyID: String?
+    var header: StockFeedHeader?
+    var headerProblem: FeedFailure?
+    private var seen = Set<String>()
+
+    init(mapping: StockFeedMapping, fileName: String) {
+        self.mapping = mapping
+        var values: [CanonicalField: String] = [:]
+        if case .fileName(let pattern) = mapping.pharmacyID { values[.pharmacyID] = Self.capture(pattern, in: fileName) }
+        if case .fixed(let id) = mapping.pharmacyID { values[.pharmacyID] = id }
+        if case .fileName(let pattern) = mapping.exportedAt { values[.exportedAt] = Self.capture(pattern, in: fileName) }
+        self.fileValues = values
+    }
+
+    /// The first capture group of `pattern` in `text`.
+    static func capture(_ pattern: String, in text: String) -> String? {
+        guard let regex = try? NSRegularExpression(pattern: pattern),
+              let match = regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)),
+              match.numberOfRanges > 1, let range = Range(match.range(at: 1), in: text) else { return nil }
+        return String(text[range])
+    }
+
+    /// The value of `field` for a record whose columns are read by `column`.
+    func value(_ field: CanonicalField, _ column: (String) -> String?) -> String? {
+        if let fixed = fileValues[field] { return fixed }
+        guard let name = mapping.columns[field] else { return nil }
+        return column(name)?.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// Sets the feed's header from the first record (or the file name).
+    mutating func establishHeader(line: Int, _ column: (String) -> String?) {
+        guard header == nil, headerProblem == nil else { return }
+        guard let id = value(.pharmacyID, column), !id.isEmpty else {
+            headerProblem = FeedFailure(reason: .badHeader, message: "no pharmacy id (\(describe(mapping.pharmacyID)))", line: line)
+            return
+        }
+        let exportedText = value(.exportedAt, column) ?? ""
+        guard let exported = mapping.dateFormat.parse(exportedText, in: mapping.timeZone) else {
+            headerProblem = FeedFailure(reason: .badHeader, message: "export date '\(exportedText)' does not match \(mapping.dateFormat.pattern) (\(describe(mapping.exportedAt)))", line: line)
+            return
+        }
+        pharmacyID = id
+        header = StockFeedHeader(pharmacyID: id, pharmacyName: value(.pharmacyName, column), exportedAt: exported,
+                                 format: mapping.adapterName)
+    }
+
+    private func describe(_ source: StockFeedMapping.Source) -> String {
+        switch source {
+        case .column(let name): return "column \(name)"
+        case .fileName(let pattern): return "file name pattern \(pattern)"
+        case .fixed(let value): return "fixed \(value)"
+        }
+    }
+
+    mutating func read(line: Int, output: inout FeedOutput<StockOffer>, _ column: (String) -> String?) {
+        establishHeader(line: line, column)
+        let aptcode = (value(.aptcode, column) ?? "").uppercased()
+        do throws(StockFieldRules.Problem) {
+            let key = try StockFieldRules.required(aptcode, field: "aptcode")
+            if case .column = mapping.pharmacyID, let expected = pharmacyID {
+                let id = value(.pharmacyID, column) ?? ""
+                guard id == expected else {
+                    throw StockFieldRules.Problem(reason: .pharmacyMismatch, field: "pharmacy_id",
+                                                  message: "pharmacy '\(id)' differs from the feed's pharmacy \(expected); one feed holds one pharmacy")
+                }
+            }
+            let packageCode = try StockFieldRules.packageCode(value(.packageCode, column), field: "package_code")
+            let gtin = try StockFieldRules.gtin(value(.gtin, column))
+            let name = try StockFieldRules.required(value(.name, column), field: "name")
+            let cents = try price(column)
+            let quantity = try StockFieldRules.quantity(value(.quantity, column))
+            guard seen.insert(key).inserted else {
+                throw StockFieldRules.Problem(reason: .duplicateKey, field: "aptcode", message: "aptcode \(key) appears earlier in this feed")
+            }
+            output.warnIfRestricted(gtin, line: line, key: key)
+            func optional(_ field: CanonicalField) -> String? { value(field, column).flatMap { $0.isEmpty ? nil : $0 } }
+            output.accept(StockOffer(
+                aptcode: key, packageCode: packageCode, gtin: gtin?.gtin, name: name, producer: optional(.producer),
+                atc: optional(.atc)?.uppercased(), activeSubstance: optional(.activeSubstance),
+                priceCents: cents, quantity: quantity, line: line))
+        } catch {
+            output.reject(error, line: line, key: aptcode)
+        }
+    }
+
+    private func price(_ column: (String) -> String?) throws(StockFieldRules.Problem) -> Int64 {
+        let text = value(.price, column) ?? ""
+        guard let amount = ExactDecimal.parse(Array(text.utf8), decimalSeparator: mapping.decimalSeparator, maxFractionDigits: 4) else {
+            throw .init(reason: .badPrice, field: "price", message: "price '\(text)' is not a decimal number with '\(Character(Unicode.Scalar(mapping.decimalSeparator)))' as separator")
+        }
+        let code: String
+        switch mapping.currency {
+        case .fixed(let fixed): code = fixed
+        case .column(let name): code = column(name) ?? ""
+        case .fileName: code = ""
+        }
+        guard let currency = Currency(code: code) else {
+            throw .init(reason: .badPrice, field: "currency", message: "currency '\(code)' is not EUR, EEK, LVL or LTL")
+        }
+        do {
+            guard let vatSource = mapping.vatRate else { return try Money.cents(amount, in: currency) }
+            let rateText: String
+            switch vatSource {
+            case .fixed(let fixed): rateText = fixed
+            case .column(let name): rateText = column(name) ?? ""
+            case .fileName: rateText = ""
+            }
+            guard let rate = ExactDecimal.parse(Array(rateText.utf8), decimalSeparator: mapping.decimalSeparator, maxFractionDigits: 4)
+                    ?? ExactDecimal.parse(rateText, decimalSeparator: ".", maxFractionDigits: 4) else {
+                throw StockFieldRules.Problem(reason: .badPrice, field: "vat_rate", message: "VAT rate '\(rateText)' is not a number")
+            }
+            return try Money.shelfCents(net: amount, vatPercent: rate, in: currency)
+        } catch let problem as StockFieldRules.Problem {
+            throw problem
+        } catch {
+            throw .init(reason: .badPrice, field: "price", message: "price '\(text)' is out of range")
+        }
+    }
+}
+
+extension RejectReason {
+    public static let pharmacyMismatch = RejectReason(rawValue: "pharmacy_mismatch")
+}

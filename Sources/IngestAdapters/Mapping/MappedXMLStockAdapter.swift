@@ -1,0 +1,146 @@
+import Foundation
+import IngestCore
+
+/// An XML stock feed read through a mapping (FEEDS.md §4): the repeating
+/// record element, and for each field a path relative to it — a child's text
+/// (`name`, `price/amount`) or an attribute (`@id`, `price/@amount`).
+/// Streamed through the same safe SAX2 parser as Noom.
+public struct MappedXMLStockAdapter: StockFeedAdapter {
+    public let mapping: StockFeedMapping
+    public var name: String { mapping.adapterName }
+    public var summary: String {
+        "XML stock feed by \(mapping.file) (FEEDS.md §4), record element \(record.element)"
+            + (mapping.fileNameGlob.map { "; recognised by file name \($0)" } ?? "; recognised by its record element")
+    }
+
+    public init(mapping: StockFeedMapping) {
+        self.mapping = mapping
+    }
+
+    var record: (element: String, namespace: String?) {
+        guard case .xml(let element, let namespace) = mapping.layout else { fatalError("not an XML mapping") }
+        return (element, namespace)
+    }
+
+    public func recognises(_ file: FeedFile) -> Bool {
+        guard XMLSniffer.rootElement(file.sampleWithoutBOM) != nil else { return false }
+        if let glob = mapping.fileNameGlob { return fnmatch(glob, file.name, 0) == 0 }
+        let sample = String(decoding: file.sample, as: UTF8.self)
+        return sample.contains("<\(record.element)") || sample.contains(":\(record.element)")
+    }
+
+    public func readHeader(_ file: FeedFile) throws(FeedFailure) -> StockFeedHeader {
+        let parser = StreamingXMLParser()
+        let reader = MappedXMLReader(adapter: self, file: file.name, parser: parser, headerOnly: true)
+        do { try parser.parse(path: file.path, handler: reader) } catch where reader.records.header != nil {}
+        guard let header = reader.records.header else {
+            throw reader.records.headerProblem ?? FeedFailure(reason: .badHeader, message: "no <\(record.element)> record to take the pharmacy and export date from")
+        }
+        return header
+    }
+
+    public func parse(_ file: FeedFile, into output: inout FeedOutput<StockOffer>) -> StockFeedHeader? {
+        let parser = StreamingXMLParser()
+        let reader = MappedXMLReader(adapter: self, file: file.name, parser: parser, headerOnly: false)
+        reader.output = output
+        do { try parser.parse(path: file.path, handler: reader) } catch { reader.output.failure = error }
+        if reader.output.failure == nil, let problem = reader.records.headerProblem { reader.output.failure = problem }
+        if reader.output.failure == nil, reader.output.read == 0 {
+            reader.output.failure = FeedFailure(reason: .badHeader, message: "the feed has no <\(record.element)> records")
+        }
+        output = reader.output
+        return reader.records.header
+    }
+}
+
+/// SAX2 state for one mapped XML document: inside a record, the path from
+/// the record element decides which field a text or attribute fills.
+final class MappedXMLReader: XMLStreamHandler {
+    let adapter: MappedXMLStockAdapter
+    unowned let parser: StreamingXMLParser
+    let headerOnly: Bool
+    var output: FeedOutput<StockOffer>
+    var records: MappedRecordReader
+
+    /// Element path (relative to the record) → the mapped paths reading its text.
+    private let textPaths: Set<String>
+    /// Element path → (attribute, mapped path) pairs.
+    private let attributePaths: [String: [(attribute: String, path: String)]]
+    private var path: [String] = []
+    private var inRecord = false
+    private var recordLine = 0
+    private var values: [String: String] = [:]
+    private var capturing: String?
+    private var text: [UInt8] = []
+
+    init(adapter: MappedXMLStockAdapter, file: String, parser: StreamingXMLParser, headerOnly: Bool) {
+        self.adapter = adapter
+        self.parser = parser
+        self.headerOnly = headerOnly
+        self.output = FeedOutput(file: file)
+        self.records = MappedRecordReader(mapping: adapter.mapping, fileName: file)
+        var textPaths = Set<String>()
+        var attributePaths: [String: [(String, String)]] = [:]
+        for path in adapter.mapping.columns.values {
+            let parts = path.split(separator: "/").map(String.init)
+            if let last = parts.last, last.hasPrefix("@") {
+                attributePaths[parts.dropLast().joined(separator: "/"), default: []].append((String(last.dropFirst()), path))
+            } else {
+                textPaths.insert(parts.joined(separator: "/"))
+            }
+        }
+        self.textPaths = textPaths
+        self.attributePaths = attributePaths
+    }
+
+    func startElement(_ name: XMLName, attributes: XMLAttributes, line: Int) {
+        if !inRecord {
+            guard name.localName == adapter.record.element, name.inNamespace(adapter.record.namespace) else { return }
+            inRecord = true
+            recordLine = line
+            values.removeAll(keepingCapacity: true)
+            path = []
+            collect(attributes, at: "")
+            return
+        }
+        path.append(name.localName)
+        let key = path.joined(separator: "/")
+        collect(attributes, at: key)
+        if textPaths.contains(key) {
+            capturing = key
+            text.removeAll(keepingCapacity: true)
+        }
+    }
+
+    private func collect(_ attributes: XMLAttributes, at key: String) {
+        for (attribute, mapped) in attributePaths[key] ?? [] {
+            if let value = attributes.value(named: attribute) { values[mapped] = value }
+        }
+    }
+
+    func characters(_ chunk: UnsafeBufferPointer<UInt8>) {
+        guard capturing != nil, text.count + chunk.count <= NoomReader.maxFieldBytes else { return }
+        text.append(contentsOf: chunk)
+    }
+
+    func endElement(_ name: XMLName) {
+        guard inRecord else { return }
+        if path.isEmpty {
+            inRecord = false
+            let lookup: (String) -> String? = { [values] in values[$0] }
+            if headerOnly {
+                records.establishHeader(line: recordLine, lookup)
+                parser.stop()
+            } else {
+                records.read(line: recordLine, output: &output, lookup)
+            }
+            return
+        }
+        let key = path.joined(separator: "/")
+        if capturing == key {
+            values[key] = String(decoding: text, as: UTF8.self)
+            capturing = nil
+        }
+        path.removeLast()
+    }
+}

@@ -1,0 +1,236 @@
+import Foundation
+import IngestCore
+import TOMLKit
+
+/// Reads `*.mapping.toml` files strictly: an unknown section or key, a
+/// missing required field, or a value of the wrong shape is a `MappingError`
+/// naming the file and the key. A typo must fail loudly before any feed is
+/// read, not silently empty a table.
+public enum MappingLoader {
+    public static let suffix = ".mapping.toml"
+
+    static let sections: [String: Set<String>] = [
+        "match": ["filename", "required_columns"],
+        "format": ["type", "delimiter", "quote", "encoding", "header", "decimal_separator", "date_format", "timezone",
+                   "record_element", "namespace"],
+        "prices": ["currency", "currency_column", "includes_vat", "vat_rate", "vat_rate_column"],
+        "pharmacy": ["id", "id_from_filename"],
+        "export": ["date_from_filename"],
+        "columns": Set(CanonicalField.allCases.map(\.rawValue)),
+    ]
+
+    /// Every mapping in `directory`, sorted by name. A missing directory has none.
+    public static func loadAll(directory: String) throws(MappingError) -> [StockFeedMapping] {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return [] }
+        var mappings: [StockFeedMapping] = []
+        for name in names.sorted() where name.hasSuffix(suffix) {
+            mappings.append(try load(path: "\(directory)/\(name)"))
+        }
+        return mappings
+    }
+
+    public static func load(path: String) throws(MappingError) -> StockFeedMapping {
+        let fileName = (path as NSString).lastPathComponent
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+            throw MappingError(file: fileName, key: nil, message: "cannot be read as UTF-8 text")
+        }
+        let table: TOMLTable
+        do { table = try TOMLTable(string: text) } catch let error as TOMLParseError {
+            throw MappingError(file: fileName, key: nil, message: "not valid TOML at line \(error.source.begin.line): \(error.description)")
+        } catch {
+            throw MappingError(file: fileName, key: nil, message: "not valid TOML: \(error)")
+        }
+        return try Reader(file: fileName, table: table).mapping(name: String(fileName.dropLast(suffix.count)))
+    }
+
+    private struct Reader {
+        let file: String
+        let table: TOMLTable
+
+        func fail(_ key: String?, _ message: String) -> MappingError { MappingError(file: file, key: key, message: message) }
+
+        func section(_ name: String) throws(MappingError) -> TOMLTable? {
+            guard let value = table[name] else { return nil }
+            guard let section = value.table else { throw fail(name, "must be a table") }
+            return section
+        }
+
+        func string(_ section: String, _ key: String) throws(MappingError) -> String? {
+            guard let value = try self.section(section)?[key] else { return nil }
+            guard let text = value.string else { throw fail("\(section).\(key)", "must be a string") }
+            return text
+        }
+
+        func bool(_ section: String, _ key: String) throws(MappingError) -> Bool? {
+            guard let value = try self.section(section)?[key] else { return nil }
+            guard let flag = value.bool else { throw fail("\(section).\(key)", "must be true or false") }
+            return flag
+        }
+
+        func singleByte(_ section: String, _ key: String, default fallback: String) throws(MappingError) -> UInt8 {
+            let text = try string(section, key) ?? fallback
+            let resolved = text == "\\t" ? "\t" : text
+            guard resolved.utf8.count == 1, let byte = resolved.utf8.first, byte != 10, byte != 13 else {
+                throw fail("\(section).\(key)", "must be exactly one ASCII character other than a line break, not '\(text)'")
+            }
+            return byte
+        }
+
+        func regex(_ section: String, _ key: String) throws(MappingError) -> String? {
+            guard let pattern = try string(section, key) else { return nil }
+            guard let regex = try? NSRegularExpression(pattern: pattern), regex.numberOfCaptureGroups >= 1 else {
+                throw fail("\(section).\(key)", "must be a regular expression with one capture group, not '\(pattern)'")
+            }
+            return pattern
+        }
+
+        func mapping(name: String) throws(MappingError) -> StockFeedMapping {
+            for key in table.keys {
+                guard let allowed = MappingLoader.sections[key] else {
+                    throw fail(key, "unknown section; known: \(MappingLoader.sections.keys.sorted().joined(separator: ", "))")
+                }
+                guard let section = table[key]?.table else { throw fail(key, "must be a table") }
+                for inner in section.keys where !allowed.contains(inner) {
+                    let hint = key == "columns" ? "not a canonical field; known: \(CanonicalField.allCases.map(\.rawValue).joined(separator: ", "))" : "unknown key"
+                    throw fail("\(key).\(inner)", hint)
+                }
+            }
+
+            // Columns.
+            guard let columnTable = try section("columns") else { throw fail("columns", "missing: map at least aptcode, name, price, quantity") }
+            var columns: [CanonicalField: String] = [:]
+            for key in columnTable.keys {
+                let field = CanonicalField(rawValue: key)!
+                guard let value = columnTable[key] else { continue }
+                if let text = value.string, !text.isEmpty {
+                    columns[field] = text
+                } else if let number = value.int, number >= 1 {
+                    columns[field] = String(number)
+                } else {
+                    throw fail("columns.\(key)", "must be a column name, a 1-based column number or an XML path")
+                }
+            }
+            for field in CanonicalField.required where columns[field] == nil {
+                throw fail("columns.\(field.rawValue)", "missing: every stock record needs \(field.rawValue)")
+            }
+
+            // Layout.
+            let type = try string("format", "type") ?? "csv"
+            let layout: StockFeedMapping.Layout
+            let requiredColumns: [String]
+            switch type {
+            case "csv":
+                let delimiter = try singleByte("format", "delimiter", default: ",")
+                let quote = try singleByte("format", "quote", default: "\"")
+                guard delimiter != quote else { throw fail("format.quote", "must differ from the delimiter") }
+                let hasHeader = try bool("format", "header") ?? true
+                if !hasHeader {
+                    for (field, column) in columns where Int(column) == nil {
+                        throw fail("columns.\(field.rawValue)", "a file without header needs column numbers, not '\(column)'")
+                    }
+                }
+                layout = .delimited(delimiter: delimiter, quote: quote, hasHeader: hasHeader)
+                if let value = try section("match")?["required_columns"] {
+                    guard let array = value.array else { throw fail("match.required_columns", "must be an array of strings") }
+                    var names: [String] = []
+                    for element in array {
+                        guard let name = element.string else { throw fail("match.required_columns", "must be an array of strings") }
+                        names.append(name)
+                    }
+                    requiredColumns = names
+                } else {
+                    requiredColumns = []
+                }
+            case "xml":
+                guard let record = try string("format", "record_element"), !record.isEmpty else {
+                    throw fail("format.record_element", "missing: an XML mapping names its repeating record element")
+                }
+                layout = .xml(recordElement: record, namespace: try string("format", "namespace"))
+                requiredColumns = []
+                if try section("match")?["required_columns"] != nil {
+                    throw fail("match.required_columns", "applies to delimited files only")
+                }
+            default:
+                throw fail("format.type", "must be \"csv\" or \"xml\", not '\(type)'")
+            }
+
+            let glob = try string("match", "filename")
+            if glob == nil, requiredColumns.isEmpty {
+                if case .xml = layout {} else {
+                    throw fail("match", "needs filename and/or required_columns, or it would claim every file")
+                }
+            }
+
+            let encodingName = try string("format", "encoding") ?? "UTF-8"
+            let encoding: StockFeedMapping.TextEncoding
+            switch encodingName.uppercased().replacingOccurrences(of: "_", with: "-") {
+            case "UTF-8", "UTF8": encoding = .utf8
+            case "WINDOWS-1257", "CP1257": encoding = .windows1257
+            default: throw fail("format.encoding", "must be UTF-8 or Windows-1257, not '\(encodingName)'")
+            }
+            let decimal = try singleByte("format", "decimal_separator", default: ".")
+            guard decimal == UInt8(ascii: ",") || decimal == UInt8(ascii: ".") else {
+                throw fail("format.decimal_separator", "must be \",\" or \".\"")
+            }
+            let datePattern = try string("format", "date_format") ?? "yyyy-MM-dd"
+            guard let dateFormat = MappedDateFormat(datePattern) else {
+                throw fail("format.date_format", "'\(datePattern)' is not a pattern of yyyy, MM, dd, HH, mm, ss")
+            }
+            let zoneName = try string("format", "timezone") ?? "Europe/Tallinn"
+            guard let zone = TimeZone(identifier: zoneName) else { throw fail("format.timezone", "unknown time zone '\(zoneName)'") }
+
+            // Prices.
+            let currency: StockFeedMapping.Source
+            let currencyColumnKey = try string("prices", "currency_column")
+            let currencyColumn = columns[.currency] ?? currencyColumnKey
+            switch (try string("prices", "currency"), currencyColumn) {
+            case (let code?, nil):
+                guard Currency(code: code) != nil else { throw fail("prices.currency", "must be EUR, EEK, LVL or LTL, not '\(code)'") }
+                currency = .fixed(code)
+            case (nil, let column?): currency = .column(column)
+            case (nil, nil): throw fail("prices.currency", "missing: a fixed currency or a currency column")
+            default: throw fail("prices.currency", "give a fixed currency or a currency column, not both")
+            }
+            guard let includesVAT = try bool("prices", "includes_vat") else {
+                throw fail("prices.includes_vat", "missing: say whether prices include VAT")
+            }
+            var vatRate: StockFeedMapping.Source?
+            if !includesVAT {
+                let vatColumnKey = try string("prices", "vat_rate_column")
+                let vatColumn = columns[.vatRate] ?? vatColumnKey
+                switch (try string("prices", "vat_rate"), vatColumn) {
+                case (let rate?, nil):
+                    guard ExactDecimal.parse(rate, decimalSeparator: ".", maxFractionDigits: 4) != nil else {
+                        throw fail("prices.vat_rate", "must be a decimal-point percentage, not '\(rate)'")
+                    }
+                    vatRate = .fixed(rate)
+                case (nil, let column?): vatRate = .column(column)
+                case (nil, nil): throw fail("prices.vat_rate", "missing: prices without VAT need a VAT rate or a VAT rate column")
+                default: throw fail("prices.vat_rate", "give a fixed VAT rate or a VAT rate column, not both")
+                }
+            }
+
+            // Pharmacy and export time.
+            let pharmacy: StockFeedMapping.Source
+            switch (try string("pharmacy", "id"), try regex("pharmacy", "id_from_filename"), columns[.pharmacyID]) {
+            case (let id?, nil, nil): pharmacy = .fixed(id)
+            case (nil, let pattern?, nil): pharmacy = .fileName(pattern: pattern)
+            case (nil, nil, let column?): pharmacy = .column(column)
+            case (nil, nil, nil): throw fail("columns.pharmacy_id", "missing: a pharmacy_id column, [pharmacy] id_from_filename or [pharmacy] id")
+            default: throw fail("columns.pharmacy_id", "give exactly one of a pharmacy_id column, [pharmacy] id_from_filename, [pharmacy] id")
+            }
+            let exported: StockFeedMapping.Source
+            switch (try regex("export", "date_from_filename"), columns[.exportedAt]) {
+            case (let pattern?, nil): exported = .fileName(pattern: pattern)
+            case (nil, let column?): exported = .column(column)
+            case (nil, nil): throw fail("columns.exported_at", "missing: an exported_at column or [export] date_from_filename")
+            default: throw fail("columns.exported_at", "give an exported_at column or [export] date_from_filename, not both")
+            }
+
+            return StockFeedMapping(
+                name: name, file: file, fileNameGlob: glob, requiredColumns: requiredColumns, layout: layout,
+                encoding: encoding, decimalSeparator: decimal, dateFormat: dateFormat, timeZone: zone,
+                currency: currency, vatRate: vatRate, pharmacyID: pharmacy, exportedAt: exported, columns: columns)
+        }
+    }
+}
