@@ -136,7 +136,7 @@ final class NoomReader: XMLStreamHandler {
                 headerProblem = FeedFailure(reason: .badHeader, message: "stockExport has no generated attribute", line: line)
             }
         case name.is("pharmacy"):
-            pharmacyID = attributes.value("id")?.trimmingCharacters(in: .whitespaces)
+            pharmacyID = attributes.value("id")?.trimmed
             chainID = attributes.value("chain")
             beginText(.pharmacyName)
         case name.is("items"):
@@ -173,7 +173,7 @@ final class NoomReader: XMLStreamHandler {
         depth -= 1
         if unknownDepth > 0 { unknownDepth -= 1; return }
         if let field {
-            let value = String(decoding: text, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            let value = String(decoding: text, as: UTF8.self).trimmed
             if textTooLong { item?.tooLong = "\(field)" }
             switch field {
             case .gtin: item?.gtin = value
@@ -218,7 +218,7 @@ final class NoomReader: XMLStreamHandler {
     }
 
     private func read(_ item: PendingItem) {
-        let aptcode = (item.aptcode ?? "").trimmingCharacters(in: .whitespaces).uppercased()
+        let aptcode = (item.aptcode ?? "").trimmed.uppercased()
         func reject(_ reason: RejectReason, _ field: String, _ message: String) {
             output.reject(line: item.line, key: aptcode, reason: reason, message: message, field: field)
         }

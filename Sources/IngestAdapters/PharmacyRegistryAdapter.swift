@@ -15,7 +15,7 @@ public struct PharmacyRegistryAdapter: FeedAdapter {
 
     public func recognises(_ file: FeedFile) -> Bool {
         let header = String(decoding: file.firstLine, as: UTF8.self)
-        let columns = Set(header.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() })
+        let columns = Set(header.split(separator: ",").map { $0.trimmed.lowercased() })
         return Self.required.allSatisfy(columns.contains) && columns.contains("region")
     }
 
@@ -27,7 +27,7 @@ public struct PharmacyRegistryAdapter: FeedAdapter {
             try DelimitedFileReader(delimiter: UInt8(ascii: ",")).read(path: file.path) { row in
                 if row.line == 1 || columns.isEmpty {
                     for (index, field) in row.fields.enumerated() {
-                        columns[String(decoding: field, as: UTF8.self).trimmingCharacters(in: .whitespaces).lowercased()] = index
+                        columns[String(decoding: field, as: UTF8.self).trimmed.lowercased()] = index
                     }
                     if let missing = Self.required.first(where: { columns[$0] == nil }) {
                         throw FeedFailure(reason: .badHeader, message: "registry header lacks column '\(missing)'", line: row.line)
@@ -51,7 +51,7 @@ public struct PharmacyRegistryAdapter: FeedAdapter {
                 output.reject(line: row.line, key: "", reason: .badEncoding, message: "\(column) is not UTF-8 text", field: column)
                 return
             }
-            values[column] = text.trimmingCharacters(in: .whitespaces)
+            values[column] = text.trimmed
         }
         let id = values["id"] ?? ""
         func reject(_ reason: RejectReason, _ field: String, _ message: String) {

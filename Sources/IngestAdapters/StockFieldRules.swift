@@ -11,7 +11,7 @@ enum StockFieldRules {
 
     /// Empty is allowed (not a medicine); otherwise 7 digits with a valid check digit.
     static func packageCode(_ text: String?, field: String = "package code") throws(Problem) -> String? {
-        guard let code = text?.trimmingCharacters(in: .whitespaces), !code.isEmpty else { return nil }
+        guard let code = text?.trimmed, !code.isEmpty else { return nil }
         guard PackageCode.isValid(code) else {
             throw Problem(reason: .badPackageCode, field: field, message: "package code '\(code)' fails its check digit")
         }
@@ -20,7 +20,7 @@ enum StockFieldRules {
 
     /// Empty is allowed; otherwise a GTIN as 14 digits. `restricted` tells the caller to warn.
     static func gtin(_ text: String?, field: String = "gtin") throws(Problem) -> (gtin: String, restricted: Bool)? {
-        guard let text = text?.trimmingCharacters(in: .whitespaces), !text.isEmpty else { return nil }
+        guard let text = text?.trimmed, !text.isEmpty else { return nil }
         switch GTIN.normalize(text) {
         case .success(let normalized): return (normalized, GTIN.isRestricted(normalized))
         case .failure(.badShape): throw Problem(reason: .badGTIN, field: field, message: "GTIN '\(text)' is not 8, 12, 13 or 14 digits")
@@ -30,7 +30,7 @@ enum StockFieldRules {
 
     /// A non-negative integer that fits a 64-bit count.
     static func quantity(_ text: String?, field: String = "quantity") throws(Problem) -> Int64 {
-        let trimmed = text?.trimmingCharacters(in: .whitespaces) ?? ""
+        let trimmed = text?.trimmed ?? ""
         guard !trimmed.isEmpty, trimmed.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }), let value = Int64(trimmed) else {
             throw Problem(reason: .badQuantity, field: field, message: "\(field) '\(text ?? "")' is not a non-negative integer")
         }
@@ -38,7 +38,7 @@ enum StockFieldRules {
     }
 
     static func required(_ text: String?, field: String) throws(Problem) -> String {
-        guard let value = text?.trimmingCharacters(in: .whitespacesAndNewlines), !value.isEmpty else {
+        guard let value = text?.trimmed, !value.isEmpty else {
             throw Problem(reason: .missingField, field: field, message: "\(field) is empty")
         }
         return value

@@ -158,7 +158,7 @@ public final class StreamingXMLParser {
         guard let error = xmlCtxtGetLastError(parser) else {
             return FeedFailure(reason: .malformedXML, message: "the document is not well-formed XML")
         }
-        let message = error.pointee.message.map { String(cString: $0).trimmingCharacters(in: .whitespacesAndNewlines) } ?? "not well-formed"
+        let message = error.pointee.message.map { String(cString: $0).trimmed } ?? "not well-formed"
         return FeedFailure(reason: .malformedXML, message: "not well-formed XML: \(message)", line: Int(error.pointee.line))
     }
 

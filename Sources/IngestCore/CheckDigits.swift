@@ -10,7 +10,7 @@ public enum GTIN {
     /// Trims, checks the shape and check digit, and returns the GTIN as 14
     /// digits left-padded with zeros.
     public static func normalize(_ text: some StringProtocol) -> Result<String, Problem> {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let trimmed = text.trimmed
         let digits = Array(trimmed.utf8)
         guard [8, 12, 13, 14].contains(digits.count),
               digits.allSatisfy({ $0 >= 48 && $0 <= 57 }) else { return .failure(.badShape) }

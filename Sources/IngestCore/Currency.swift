@@ -18,7 +18,7 @@ public enum Currency: String, Sendable, CaseIterable, Codable {
 
     /// Accepts the ISO code in any case, surrounding spaces trimmed.
     public init?(code: String) {
-        self.init(rawValue: code.trimmingCharacters(in: .whitespaces).uppercased())
+        self.init(rawValue: code.trimmed.uppercased())
     }
 }
 

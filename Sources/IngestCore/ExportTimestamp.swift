@@ -54,7 +54,7 @@ public struct ExportTimestamp: Sendable, Hashable, Comparable, CustomStringConve
     /// ISO 8601 with seconds and an offset or `Z` (`2024-05-19T23:05:00+03:00`);
     /// without an offset the time is taken as Tallinn time.
     public static func parseISO8601(_ text: String, defaultZone: TimeZone = tallinn) -> ExportTimestamp? {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let trimmed = text.trimmed
         let bytes = Array(trimmed.utf8)
         guard bytes.count >= 19, bytes[4] == 45, bytes[7] == 45, bytes[10] == 84 || bytes[10] == 32,
               bytes[13] == 58, bytes[16] == 58 else { return nil }

@@ -27,7 +27,7 @@ public struct MappedCSVStockAdapter: StockFeedAdapter {
         guard !mapping.requiredColumns.isEmpty else { return true }
         let reader = DelimitedFileReader(delimiter: settings.delimiter, quote: settings.quote)
         guard let header = reader.firstRow(of: file.sample[...]) else { return false }
-        let names = Set(header.compactMap { decode($0)?.trimmingCharacters(in: .whitespaces) })
+        let names = Set(header.compactMap { decode($0)?.trimmed })
         return mapping.requiredColumns.allSatisfy(names.contains)
     }
 
@@ -72,7 +72,7 @@ public struct MappedCSVStockAdapter: StockFeedAdapter {
             try DelimitedFileReader(delimiter: delimiter, quote: quote).read(path: file.path) { row in
                 if hasHeader, headerCount == nil {
                     for (index, field) in row.fields.enumerated() {
-                        guard let name = decode(field)?.trimmingCharacters(in: .whitespaces) else {
+                        guard let name = decode(field)?.trimmed else {
                             throw FeedFailure(reason: .badEncoding, message: "header column \(index + 1) is not \(mapping.encoding.rawValue) text", line: row.line)
                         }
                         columnIndex[name] = index

@@ -33,7 +33,7 @@ public struct MappedDateFormat: Sendable, Hashable {
 
     public func parse(_ text: String, in zone: TimeZone) -> ExportTimestamp? {
         var values: [Token: Int] = [:]
-        var rest = Substring(text.trimmingCharacters(in: .whitespaces))
+        var rest = Substring(text.trimmed)
         for token in tokens {
             switch token {
             case .literal(let character):

@@ -35,7 +35,7 @@ struct MappedRecordReader {
     func value(_ field: CanonicalField, _ column: (String) -> String?) -> String? {
         if let fixed = fileValues[field] { return fixed }
         guard let name = mapping.columns[field] else { return nil }
-        return column(name)?.trimmingCharacters(in: .whitespacesAndNewlines)
+        return column(name)?.trimmed
     }
 
     /// Sets the feed's header from the first record (or the file name).

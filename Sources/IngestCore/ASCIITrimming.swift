@@ -1,0 +1,21 @@
+/// Trimming of ASCII white space (space, tab, CR, LF) on UTF-8 bytes.
+///
+/// Foundation's `trimmingCharacters(in:)` bridges through NSString and took
+/// over half of a Noom parse's time; feed fields only ever carry ASCII
+/// padding, so this works on the UTF-8 view and returns the same string
+/// when there is nothing to trim.
+extension StringProtocol {
+    public var trimmed: String {
+        let whole = Substring(self)
+        let bytes = whole.utf8
+        var start = bytes.startIndex
+        var end = bytes.endIndex
+        while start < end, Self.isPadding(bytes[start]) { start = bytes.index(after: start) }
+        while end > start, Self.isPadding(bytes[bytes.index(before: end)]) { end = bytes.index(before: end) }
+        if start == bytes.startIndex, end == bytes.endIndex, let string = self as? String { return string }
+        return String(whole[start..<end])
+    }
+
+    @inline(__always)
+    static func isPadding(_ byte: UInt8) -> Bool { byte == 32 || byte == 9 || byte == 10 || byte == 13 }
+}
