@@ -3,10 +3,10 @@ SWIFT    ?= swift
 INGEST   := .build/release/ingest
 SNAPSHOTS ?= var/snapshots
 # Debian packages the build and the run need; installed only when missing.
-PACKAGES := libsqlite3-dev libxml2-dev libcsv-dev pkg-config tzdata sqlite3
+PACKAGES := libsqlite3-dev libxml2-dev libcsv-dev pkg-config tzdata sqlite3 time python3
 SUDO     := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
 
-.PHONY: setup build run dry-run test clean
+.PHONY: setup build run dry-run test clean noom-memory
 
 setup:
 	@missing=""; \
@@ -34,3 +34,9 @@ test: setup
 
 clean:
 	rm -rf .build var
+
+# Issue 3's memory check: a generated Noom file of 210 MB (never committed)
+# parsed by `ingest check`, with peak RSS from /usr/bin/time.
+noom-memory: build
+	python3 bench/large_noom.py var/bench/noom_big.xml 210
+	/usr/bin/time -v $(INGEST) check var/bench/noom_big.xml 2>&1 | grep -E "read |Maximum resident|Elapsed"

@@ -67,6 +67,9 @@ final class NoomReader: XMLStreamHandler {
     private var chainID: String?
     private var currency: Currency = .eur
     private var summaryCount: String?
+    /// The last start tag's line: where a truncated document ends.
+    private var lastLine = 0
+    private var summaryLine = 0
     private var items = 0
     private var seen = Set<String>()
 
@@ -103,6 +106,7 @@ final class NoomReader: XMLStreamHandler {
 
     func startElement(_ name: XMLName, attributes: XMLAttributes, line: Int) {
         depth += 1
+        lastLine = line
         if unknownDepth > 0 { unknownDepth += 1; return }
         guard name.inNoom else {
             unknownDepth = 1 // another namespace: skip the whole subtree
@@ -149,6 +153,7 @@ final class NoomReader: XMLStreamHandler {
             }
         case name.is("summary"):
             summaryCount = attributes.value("itemCount") ?? ""
+            summaryLine = line
         default:
             if depth > 1 { unknownDepth = 1 }
         }
@@ -209,11 +214,11 @@ final class NoomReader: XMLStreamHandler {
 
     func finish() {
         guard let summaryCount else {
-            output.failure = FeedFailure(reason: .summaryMismatch, message: "no <summary itemCount>: the file is truncated", line: parser.currentLine)
+            output.failure = FeedFailure(reason: .summaryMismatch, message: "no <summary itemCount>: the file is truncated", line: lastLine)
             return
         }
         if summaryCount != String(items) {
-            output.failure = FeedFailure(reason: .summaryMismatch, message: "summary says itemCount=\(summaryCount), the file has \(items) items", line: parser.currentLine)
+            output.failure = FeedFailure(reason: .summaryMismatch, message: "summary says itemCount=\(summaryCount), the file has \(items) items", line: summaryLine)
         }
     }
 
