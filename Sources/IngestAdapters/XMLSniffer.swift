@@ -11,6 +11,21 @@ enum XMLSniffer {
             let byte = sample[index]
             if byte == 32 || byte == 9 || byte == 10 || byte == 13 { index += 1; continue }
             guard byte == UInt8(ascii: "<") else { return nil }
+            if starts("<!DOCTYPE") {
+                // A DOCTYPE is skipped (the parser refuses it later, naming it
+                // unsafe): up to `]>` when it has an internal subset.
+                let rest = sample[index...]
+                let bracket = rest.firstIndex(of: UInt8(ascii: "["))
+                let close = rest.firstIndex(of: UInt8(ascii: ">"))
+                if let bracket, let close, bracket < close {
+                    guard let end = firstRange(of: Array("]>".utf8), in: rest) ?? firstRange(of: Array("] >".utf8), in: rest) else { return nil }
+                    index = end
+                } else {
+                    guard let close else { return nil }
+                    index = close + 1
+                }
+                continue
+            }
             if starts("<?") || starts("<!--") || starts("<!") {
                 let terminator: [UInt8] = starts("<!--") ? Array("-->".utf8) : (starts("<?") ? Array("?>".utf8) : Array(">".utf8))
                 guard let close = firstRange(of: terminator, in: sample[index...]) else { return nil }

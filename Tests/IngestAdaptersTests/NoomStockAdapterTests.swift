@@ -176,5 +176,7 @@ import Testing
         #expect(adapter.recognises(file("<!-- c --><n:stockExport xmlns:n=\"urn:noom:stock:2\"/>")))
         #expect(!adapter.recognises(file("<stockExport xmlns=\"urn:noom:stock:1\"/>")))
         #expect(!adapter.recognises(file("<reimbursementList/>")))
+        // A DOCTYPE does not hide the root: the file is claimed, then refused as unsafe.
+        #expect(adapter.recognises(file("<?xml version=\"1.0\"?>\n<!DOCTYPE s [<!ENTITY a \"b\">]>\n<stockExport xmlns=\"urn:noom:stock:2\"/>")))
     }
 }

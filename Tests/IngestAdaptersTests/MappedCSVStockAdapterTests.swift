@@ -1,0 +1,151 @@
+import IngestCore
+import IngestTestSupport
+import Testing
+@testable import IngestAdapters
+
+@Suite struct MappedCSVStockAdapterTests {
+    static func mapping(_ extra: String = "", prices: String = "currency = \"EUR\"\nincludes_vat = true", encoding: String = "UTF-8",
+                        decimal: String = ",", pharmacy: String = "pharmacy_id = \"shop\"") -> String {
+        """
+        [match]
+        filename = "chain_*.csv"
+        [format]
+        delimiter = ";"
+        encoding = "\(encoding)"
+        decimal_separator = "\(decimal)"
+        date_format = "yyyy-MM-dd"
+        \(extra)
+        [prices]
+        \(prices)
+        [columns]
+        \(pharmacy)
+        aptcode = "code"
+        name = "name"
+        price = "price"
+        quantity = "qty"
+        exported_at = "date"
+        """
+    }
+
+    private func parse(_ csv: [UInt8], mapping: String = mapping(), name: String = "chain_1.csv") throws -> (FeedOutput<StockOffer>, StockFeedHeader?) {
+        let directory = TemporaryDirectory()
+        let mappingPath = directory.write("chain.mapping.toml", text: mapping)
+        let adapter = MappedCSVStockAdapter(mapping: try MappingLoader.load(path: mappingPath))
+        let file = try FeedFile.open(path: directory.write(name, bytes: csv), name: name)
+        #expect(adapter.recognises(file))
+        var output = FeedOutput<StockOffer>(file: name)
+        let header = adapter.parse(file, into: &output)
+        #expect(output.read == output.accepted + output.rejected)
+        return (output, header)
+    }
+
+    private func parse(_ csv: String, mapping: String = mapping(), name: String = "chain_1.csv") throws -> (FeedOutput<StockOffer>, StockFeedHeader?) {
+        try parse(Array(csv.utf8), mapping: mapping, name: name)
+    }
+
+    static let header = "shop;code;name;price;qty;date\n"
+
+    @Test func zales24ReadsBackExactly() throws {
+        let directory = TemporaryDirectory()
+        _ = directory
+        let adapter = MappedCSVStockAdapter(mapping: try MappingLoader.load(path: "\(RepositoryFiles.mappingsDirectory)/zales24.mapping.toml"))
+        let file = try FeedFile.open(path: RepositoryFiles.feed("zales24_export_2013-06-01.csv"), name: "zales24_export_2013-06-01.csv")
+        #expect(adapter.recognises(file))
+        var output = FeedOutput<StockOffer>(file: file.name)
+        let header = adapter.parse(file, into: &output)
+        #expect(output.failure == nil)
+        #expect(header?.pharmacyID == "7001")
+        #expect(header?.pharmacyName == "Mēness aptieka")
+        #expect(output.records.map(\.priceCents) == [139, 201, 299])
+        #expect(output.records.map(\.name) == ["PARACETAMOL 500MG TBL N20", "IBUPROFEN 200MG TBL N20; forte", "ZIEDE \"Bērnu\" 50G"])
+        #expect(output.records.map(\.quantity) == [40, 15, 6])
+        #expect(output.records[2].producer == "Rīgas Farmaceitiskā Fabrika")
+        #expect(output.records[2].atc == nil)
+    }
+
+    @Test func quotingCases() throws {
+        let csv = Self.header
+            + "1;A1;\"semi; colon\";1,00;1;2024-01-02\n"
+            + "1;A2;\"doubled \"\"quotes\"\"\";1,00;1;2024-01-02\n"
+            + "1;A3;\"two\nlines\";1,00;1;2024-01-02\n"
+            + "1;A4;plain;\"2,50\";\"7\";2024-01-02\n"
+        let (output, _) = try parse(csv)
+        #expect(output.records.map(\.name) == ["semi; colon", "doubled \"quotes\"", "two\nlines", "plain"])
+        #expect(output.records.map(\.line) == [2, 3, 4, 6])
+        #expect(output.records.last?.priceCents == 250)
+    }
+
+    @Test func bomCRLFAndBlankTrailingLines() throws {
+        let csv = [0xEF, 0xBB, 0xBF] + Array((Self.header + "1;A1;N;1,00;1;2024-01-02\r\n1;A2;M;2,00;2;2024-01-02\r\n\r\n\r\n").replacingOccurrences(of: "\n", with: "\r\n").replacingOccurrences(of: "\r\r", with: "\r").utf8)
+        let (output, header) = try parse(csv)
+        #expect(output.failure == nil)
+        #expect(output.records.map(\.aptcode) == ["A1", "A2"])
+        #expect(header?.exportedAt.localDate == "2024-01-02")
+    }
+
+    @Test func windows1257Encoding() throws {
+        let csv = CP1257Encoder.encode(Self.header + "1;A1;ŠAMPOON ÕRN;1,00;1;2024-01-02\n")
+        let (output, _) = try parse(csv, mapping: Self.mapping(encoding: "Windows-1257"))
+        #expect(output.records.first?.name == "ŠAMPOON ÕRN")
+    }
+
+    @Test func invalidUTF8IsARejectNotAGuess() throws {
+        let csv = Array((Self.header + "1;A1;").utf8) + [0xC3, 0x28] + Array(";1,00;1;2024-01-02\n1;A2;ok;1,00;1;2024-01-02\n".utf8)
+        let (output, _) = try parse(csv)
+        #expect(output.rejects.map(\.reason) == [.badEncoding])
+        #expect(output.records.map(\.aptcode) == ["A2"])
+    }
+
+    @Test(arguments: [("EEK", "156,46", 1000 as Int64), ("LVL", "0,98", 139), ("LTL", "3,4528", 100), ("EUR", "2,37", 237)])
+    func fixedCurrencies(currency: String, price: String, cents: Int64) throws {
+        let (output, _) = try parse(Self.header + "1;A1;N;\(price);1;2024-01-02\n",
+                                    mapping: Self.mapping(prices: "currency = \"\(currency)\"\nincludes_vat = true"))
+        #expect(output.records.first?.priceCents == cents)
+    }
+
+    @Test func currencyAndVATFromColumnsWithDecimalPoint() throws {
+        let mapping = Self.mapping(prices: "currency_column = \"cur\"\nincludes_vat = false\nvat_rate_column = \"vat\"", decimal: ".")
+        let csv = "shop;code;name;price;qty;date;cur;vat\n1;A1;N;3.40;1;2024-01-02;EUR;9\n1;A2;N;0.98;1;2024-01-02;LVL;0\n1;A3;N;1.00;1;2024-01-02;XYZ;0\n"
+        let (output, _) = try parse(csv, mapping: mapping)
+        #expect(output.records.map(\.priceCents) == [371, 139])
+        #expect(output.rejects.map(\.field) == ["currency"])
+    }
+
+    @Test func fixedVATRate() throws {
+        let mapping = Self.mapping(prices: "currency = \"EUR\"\nincludes_vat = false\nvat_rate = \"22\"")
+        let (output, _) = try parse(Self.header + "1;A1;N;8,26;1;2024-01-02\n", mapping: mapping)
+        #expect(output.records.first?.priceCents == 1008)
+    }
+
+    @Test func pharmacyIdFromTheFileName() throws {
+        let mapping = Self.mapping("", pharmacy: "").replacingOccurrences(of: "[prices]", with: "[pharmacy]\nid_from_filename = 'chain_([0-9]+)\\.csv'\n[prices]")
+        let (output, header) = try parse("code;name;price;qty;date\nA1;N;1,00;1;2024-01-02\n", mapping: mapping, name: "chain_4242.csv")
+        #expect(output.failure == nil)
+        #expect(header?.pharmacyID == "4242")
+    }
+
+    @Test func aRenamedColumnRejectsTheFeedLoudly() throws {
+        let (output, _) = try parse("shop;code;title;price;qty;date\n1;A1;N;1,00;1;2024-01-02\n")
+        #expect(output.failure?.reason == .badHeader)
+        #expect(output.failure?.message.contains("'name'") == true)
+    }
+
+    @Test func rowRejectsNameLineAndField() throws {
+        let csv = Self.header
+            + "1;A1;N;1.000,00;1;2024-01-02\n"
+            + "1;A2;N;1,00;-1;2024-01-02\n"
+            + "1;A3;N;1,00\n"
+            + "2;A4;N;1,00;1;2024-01-02\n"
+            + "1;A5;N;1,00;1;2024-01-02\n"
+        let (output, _) = try parse(csv)
+        #expect(output.rejects.map(\.reason) == [.badPrice, .badQuantity, .badFieldCount, .pharmacyMismatch])
+        #expect(output.rejects.map(\.line) == [2, 3, 4, 5])
+        #expect(output.rejects.first?.field == "price")
+        #expect(output.records.map(\.aptcode) == ["A5"])
+    }
+
+    @Test func unterminatedQuoteRejectsTheWholeFeed() throws {
+        let (output, _) = try parse(Self.header + "1;A1;\"never closed;1,00;1;2024-01-02\n1;A2;N;1,00;1;2024-01-02\n")
+        #expect(output.failure?.reason == .malformedCSV)
+    }
+}

@@ -1,0 +1,70 @@
+import IngestCore
+import IngestTestSupport
+import Testing
+@testable import IngestAdapters
+
+@Suite struct MappedXMLStockAdapterTests {
+    static let mapping = """
+    [match]
+    filename = "lt_*.xml"
+    [format]
+    type = "xml"
+    record_element = "offer"
+    decimal_separator = "."
+    date_format = "yyyy-MM-dd"
+    [prices]
+    currency = "LTL"
+    includes_vat = true
+    [pharmacy]
+    id_from_filename = 'lt_([0-9]+)_'
+    [export]
+    date_from_filename = '_([0-9]{4}-[0-9]{2}-[0-9]{2})\\.xml'
+    [columns]
+    aptcode = "@code"
+    name = "title"
+    producer = "maker/name"
+    price = "price/@amount"
+    quantity = "stock"
+    gtin = "ids/@gtin"
+    """
+
+    private func parse(_ xml: String, name: String = "lt_900_2015-03-01.xml") throws -> (FeedOutput<StockOffer>, StockFeedHeader?) {
+        let directory = TemporaryDirectory()
+        let adapter = MappedXMLStockAdapter(mapping: try MappingLoader.load(path: directory.write("lt.mapping.toml", text: Self.mapping)))
+        let file = try FeedFile.open(path: directory.write(name, text: xml), name: name)
+        #expect(adapter.recognises(file))
+        var output = FeedOutput<StockOffer>(file: name)
+        let header = adapter.parse(file, into: &output)
+        #expect(output.read == output.accepted + output.rejected)
+        return (output, header)
+    }
+
+    @Test func pathsReachChildTextAndAttributes() throws {
+        let xml = """
+        <?xml version="1.0"?>
+        <export><offers>
+          <offer code="lt1"><title>VAISTAS</title><maker><name>GAMYKLA</name></maker>
+            <price amount="3.4528"/><stock>5</stock><ids gtin="4740086000124"/><ignored>x</ignored></offer>
+          <offer code="lt2"><title>KITAS</title><price amount="x"/><stock>1</stock></offer>
+        </offers></export>
+        """
+        let (output, header) = try parse(xml)
+        #expect(header?.pharmacyID == "900")
+        #expect(header?.exportedAt.localDate == "2015-03-01")
+        #expect(output.records.count == 1)
+        let offer = try #require(output.records.first)
+        #expect(offer.aptcode == "LT1")
+        #expect(offer.name == "VAISTAS")
+        #expect(offer.producer == "GAMYKLA")
+        #expect(offer.priceCents == 100)
+        #expect(offer.gtin == "04740086000124")
+        #expect(output.rejects.map(\.reason) == [.badPrice])
+        #expect(output.rejects.first?.line == 5)
+    }
+
+    @Test func doctypeIsRefusedHereToo() throws {
+        let xml = "<?xml version=\"1.0\"?><!DOCTYPE export [<!ENTITY e SYSTEM \"file:///etc/passwd\">]><export><offer code=\"a\"><title>&e;</title></offer></export>"
+        let (output, _) = try parse(xml)
+        #expect(output.failure?.reason == .unsafeXML)
+    }
+}
