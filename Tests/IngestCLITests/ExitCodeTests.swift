@@ -88,6 +88,31 @@ import Testing
         withExtendedLifetime(lock) {}
     }
 
+    @Test func configuration() throws {
+        let temporary = TemporaryDirectory()
+        let mapping = try String(contentsOfFile: "\(RepositoryFiles.mappingsDirectory)/zales24.mapping.toml", encoding: .utf8)
+        temporary.write("mappings/a.mapping.toml", text: mapping)
+        temporary.write("mappings/b.mapping.toml", text: mapping)
+        let feeds = try feedsWithSamples(temporary)
+        try FileManager.default.copyItem(atPath: RepositoryFiles.feed("zales24_export_2013-06-01.csv"), toPath: "\(feeds)/zales24_export_2013-06-01.csv")
+        let result = try CommandRunner.ingest(["--feeds", feeds, "--snapshots", "\(temporary.path)/s", "--mappings", "\(temporary.path)/mappings"])
+        #expect(result.status == ExitStatus.configuration.rawValue)
+        #expect(result.stderr.contains("mapping:a") && result.stderr.contains("mapping:b"))
+        temporary.write("mappings/b.mapping.toml", text: "[columns]\naptcode = 3\n")
+        let invalid = try CommandRunner.ingest(["adapters", "--mappings", "\(temporary.path)/mappings"])
+        #expect(invalid.status == ExitStatus.configuration.rawValue)
+        #expect(invalid.stderr.contains("b.mapping.toml"))
+    }
+
+    @Test func adaptersListsEveryAdapterAndMapping() throws {
+        let result = try CommandRunner.ingest(["adapters", "--mappings", RepositoryFiles.mappingsDirectory])
+        #expect(result.status == 0)
+        for name in ["rax", "noom", "mapping:zales24", "pharmacy-registry"] {
+            #expect(result.stdout.contains(name))
+        }
+        #expect(result.stdout.contains("zales24_export_*.csv"))
+    }
+
     @Test func errorsThatCannotBeStagedMapToTheirCodes() {
         #expect(ImportCommand.status(for: SnapshotPublisher.IntegrityFailure(findings: "x")) == .integrityFailure)
         #expect(ImportCommand.status(for: POSIXFailure(operation: "write", path: "p", code: ENOSPC)) == .ioError)

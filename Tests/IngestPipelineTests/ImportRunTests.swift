@@ -60,7 +60,7 @@ import Testing
         }
         #expect(manifest.inputs.first { $0.file == "notes.txt" }?.outcome == "unrecognised")
         #expect(manifest.inputs.first { $0.file == "rax_5060_201012302305.txt" }?.outcome == "loaded")
-        #expect(manifest.rowCounts["offers"] == 7)
+        #expect(manifest.rowCounts["offers"] == 13)
         #expect(manifest.snapshot.sha256 == (try FileDigest.sha256(path: directory.snapshotPath(manifest.version))))
     }
 
@@ -81,10 +81,10 @@ import Testing
         let report = try ImportRun(options: options(temporary, feeds: feeds, dryRun: true)).run()
         #expect(report.publishedVersion == nil)
         #expect(!FileManager.default.fileExists(atPath: "\(temporary.path)/snapshots"))
-        #expect(report.rowCounts["offers"] == 7)
+        #expect(report.rowCounts["offers"] == 13)
         let text = ReportFormatter().format(report)
         #expect(text.contains("dry run"))
-        #expect(text.contains("would publish: pharmacies 2, items 5, offers 7"))
+        #expect(text.contains("would publish: pharmacies 4, items 8, offers 13"))
     }
 
     @Test func aBadFeedIsRejectedWholeWhileTheOthersLoad() throws {
@@ -173,6 +173,50 @@ import Testing
         let report = try ImportRun(options: options(temporary, feeds: feeds, dryRun: true)).run()
         #expect(report.feeds.first { $0.file == "link.txt" }?.outcome == .skipped)
         #expect(report.rowCounts["pharmacies"] == 1)
+    }
+
+    @Test func allSampleFormatsLoadTogether() throws {
+        let temporary = TemporaryDirectory()
+        let report = try ImportRun(options: options(temporary, feeds: try sampleFeeds(in: temporary), dryRun: false)).run()
+        let query = try SnapshotQuery(SnapshotDirectory(path: "\(temporary.path)/snapshots").currentPath)
+        func price(_ pharmacy: String, _ aptcode: String) -> Int? {
+            query.int("SELECT price_cents FROM offers WHERE pharmacy_id = '\(pharmacy)' AND aptcode = '\(aptcode)'")
+        }
+        #expect(price("5061", "MM0034978") == 371)    // Noom 3.40 net at 9 %
+        #expect(price("5061", "MM0100055") == 1008)   // Noom 8.26 net at 22 %
+        #expect(price("7001", "LV100231") == 139)     // zales24 0,98 LVL
+        #expect(query.value("SELECT name FROM items WHERE aptcode = 'LV100977'") == "IBUPROFEN 200MG TBL N20; forte")
+        #expect(query.value("SELECT name FROM items WHERE aptcode = 'LV200011'") == "ZIEDE \"Bērnu\" 50G")
+        #expect(query.value("SELECT region FROM pharmacies WHERE id = '7001'") == "RĪGA")
+        #expect(report.feeds.first { $0.file == "noom_5061_20240519.xml" }?.adapter == "noom")
+        #expect(report.feeds.first { $0.file == "zales24_export_2013-06-01.csv" }?.adapter == "mapping:zales24")
+    }
+
+    @Test func aMalformedNoomFeedLeavesTheOtherFeedsLoaded() throws {
+        let temporary = TemporaryDirectory()
+        let feeds = try sampleFeeds(in: temporary, only: ["pharmacies.csv", "rax_5060_201012302305.txt", "noom_5061_20240519.xml"])
+        let noom = try String(contentsOfFile: "\(feeds)/noom_5061_20240519.xml", encoding: .utf8)
+        try noom.replacingOccurrences(of: "</name>", with: "</nam>").write(toFile: "\(feeds)/noom_5061_20240519.xml", atomically: true, encoding: .utf8)
+        let report = try ImportRun(options: options(temporary, feeds: feeds, dryRun: true)).run()
+        let bad = try #require(report.feeds.first { $0.file == "noom_5061_20240519.xml" })
+        #expect(bad.outcome == .rejected)
+        #expect(bad.message?.contains("malformed_xml at line") == true)
+        #expect(report.feeds.first { $0.file == "rax_5060_201012302305.txt" }?.outcome == .loaded)
+        #expect(report.rowCounts["offers"] == 4)
+    }
+
+    @Test func anInvalidMappingStopsTheRunBeforeAnyFeedIsRead() throws {
+        let temporary = TemporaryDirectory()
+        let feeds = try sampleFeeds(in: temporary)
+        temporary.write("mappings/bad.mapping.toml", text: "[columns]\ncolour = \"x\"\n")
+        var options = options(temporary, feeds: feeds)
+        options.mappingsDirectory = "\(temporary.path)/mappings"
+        #expect {
+            try ImportRun(options: options).run()
+        } throws: { error in
+            "\(error)".contains("bad.mapping.toml") && "\(error)".contains("columns.colour")
+        }
+        #expect(!FileManager.default.fileExists(atPath: "\(temporary.path)/snapshots"))
     }
 
     @Test func missingFeedsFolderIsAnError() {
