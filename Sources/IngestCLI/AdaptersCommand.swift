@@ -10,15 +10,10 @@ struct AdaptersCommand: ParsableCommand {
         discussion: ExitStatus.helpText
     )
 
-    @Option(name: .long, help: "Folder of mapping and rule files.")
-    var mappings = "mappings"
+    @OptionGroup var mappingsOptions: MappingsOptions
 
     func run() throws {
-        let catalog: AdapterCatalog
-        do { catalog = try AdapterCatalog.load(mappingsDirectory: mappings) } catch {
-            printError("ingest: configuration error: \(error)")
-            throw ExitStatus.configuration.exitCode
-        }
+        let catalog = try mappingsOptions.loadCatalog()
         let width = catalog.all.map(\.name.count).max() ?? 0
         for adapter in catalog.all {
             print(adapter.name.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + adapter.kind.rawValue

@@ -13,8 +13,7 @@ struct CheckCommand: ParsableCommand {
         discussion: ExitStatus.helpText
     )
 
-    @Option(name: .long, help: "Folder of mapping and rule files.")
-    var mappings = "mappings"
+    @OptionGroup var mappingsOptions: MappingsOptions
 
     @Argument(help: "Feed files to check.")
     var files: [String]
@@ -24,11 +23,7 @@ struct CheckCommand: ParsableCommand {
     }
 
     func run() throws {
-        let catalog: AdapterCatalog
-        do { catalog = try AdapterCatalog.load(mappingsDirectory: mappings) } catch {
-            printError("ingest: configuration error: \(error)")
-            throw ExitStatus.configuration.exitCode
-        }
+        let catalog = try mappingsOptions.loadCatalog()
         var worst = ExitStatus.success
         for path in files {
             let name = (path as NSString).lastPathComponent

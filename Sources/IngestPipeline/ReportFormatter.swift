@@ -35,33 +35,14 @@ public struct ReportFormatter {
         lines.append(pad("total", nameWidth) + "  " + pad("", 18) + pad("", 13) + right(String(totals.read), 9)
             + right(String(totals.accepted), 10) + right(String(totals.rejected), 10))
 
-        if !report.rejects.isEmpty {
-            lines.append("")
-            lines.append("rejects by reason:")
-            let byReason = Dictionary(grouping: report.rejects, by: \.reason)
-            for reason in byReason.keys.sorted() {
-                let rejects = byReason[reason]!
-                lines.append("  \(reason): \(rejects.count)")
-                for reject in rejects.prefix(samplesPerReason) {
-                    let key = reject.key.isEmpty ? "" : " [\(reject.key)]"
-                    let field = reject.field.map { " \($0):" } ?? ""
-                    lines.append("    \(reject.file):\(reject.line)\(key)\(field) \(reject.message)")
-                }
-                if rejects.count > samplesPerReason { lines.append("    … and \(rejects.count - samplesPerReason) more") }
-            }
+        lines += grouped("rejects by reason:", report.rejects, by: \.reason) { reject in
+            let key = reject.key.isEmpty ? "" : " [\(reject.key)]"
+            let field = reject.field.map { " \($0):" } ?? ""
+            return "\(reject.file):\(reject.line)\(key)\(field) \(reject.message)"
         }
-        if !report.warnings.isEmpty {
-            lines.append("")
-            lines.append("warnings:")
-            let byCode = Dictionary(grouping: report.warnings, by: \.code)
-            for code in byCode.keys.sorted() {
-                let warnings = byCode[code]!
-                lines.append("  \(code): \(warnings.count)")
-                for warning in warnings.prefix(samplesPerReason) {
-                    let place = warning.file.isEmpty ? "" : "\(warning.file):\(warning.line) "
-                    lines.append("    \(place)[\(warning.key)] \(warning.message)")
-                }
-            }
+        lines += grouped("warnings:", report.warnings, by: \.code) { warning in
+            let place = warning.file.isEmpty ? "" : "\(warning.file):\(warning.line) "
+            return "\(place)[\(warning.key)] \(warning.message)"
         }
         lines.append("")
         let counts = ["pharmacies", "items", "offers"].map { "\($0) \(report.rowCounts[$0, default: 0])" }.joined(separator: ", ")
@@ -74,5 +55,22 @@ public struct ReportFormatter {
             lines.append("would publish: \(counts)")
         }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// A titled list grouped by code: each code with its count and the first
+    /// `samplesPerReason` entries.
+    private func grouped<Entry, Code: Comparable & Hashable & CustomStringConvertible>(
+        _ title: String, _ entries: [Entry], by code: (Entry) -> Code, describe: (Entry) -> String
+    ) -> [String] {
+        guard !entries.isEmpty else { return [] }
+        var lines = ["", title]
+        let byCode = Dictionary(grouping: entries, by: code)
+        for key in byCode.keys.sorted() {
+            let group = byCode[key]!
+            lines.append("  \(key): \(group.count)")
+            lines += group.prefix(samplesPerReason).map { "    " + describe($0) }
+            if group.count > samplesPerReason { lines.append("    … and \(group.count - samplesPerReason) more") }
+        }
+        return lines
     }
 }

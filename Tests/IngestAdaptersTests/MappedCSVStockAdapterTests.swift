@@ -29,14 +29,8 @@ import Testing
 
     private func parse(_ csv: [UInt8], mapping: String = mapping(), name: String = "chain_1.csv") throws -> (FeedOutput<StockOffer>, StockFeedHeader?) {
         let directory = TemporaryDirectory()
-        let mappingPath = directory.write("chain.mapping.toml", text: mapping)
-        let adapter = MappedCSVStockAdapter(mapping: try MappingLoader.load(path: mappingPath))
-        let file = try FeedFile.open(path: directory.write(name, bytes: csv), name: name)
-        #expect(adapter.recognises(file))
-        var output = FeedOutput<StockOffer>(file: name)
-        let header = adapter.parse(file, into: &output)
-        #expect(output.read == output.accepted + output.rejected)
-        return (output, header)
+        let adapter = MappedCSVStockAdapter(mapping: try MappingLoader.load(path: directory.write("chain.mapping.toml", text: mapping)))
+        return try AdapterHarness.parse(adapter, bytes: csv, name: name, expectRecognised: true)
     }
 
     private func parse(_ csv: String, mapping: String = mapping(), name: String = "chain_1.csv") throws -> (FeedOutput<StockOffer>, StockFeedHeader?) {

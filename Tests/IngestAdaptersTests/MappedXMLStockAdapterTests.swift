@@ -31,12 +31,7 @@ import Testing
     private func parse(_ xml: String, name: String = "lt_900_2015-03-01.xml") throws -> (FeedOutput<StockOffer>, StockFeedHeader?) {
         let directory = TemporaryDirectory()
         let adapter = MappedXMLStockAdapter(mapping: try MappingLoader.load(path: directory.write("lt.mapping.toml", text: Self.mapping)))
-        let file = try FeedFile.open(path: directory.write(name, text: xml), name: name)
-        #expect(adapter.recognises(file))
-        var output = FeedOutput<StockOffer>(file: name)
-        let header = adapter.parse(file, into: &output)
-        #expect(output.read == output.accepted + output.rejected)
-        return (output, header)
+        return try AdapterHarness.parse(adapter, bytes: Array(xml.utf8), name: name, expectRecognised: true)
     }
 
     @Test func pathsReachChildTextAndAttributes() throws {

@@ -26,13 +26,7 @@ import Testing
     }
 
     private func parse(_ text: String) -> (FeedOutput<StockOffer>, StockFeedHeader?) {
-        let directory = TemporaryDirectory()
-        let path = directory.write("noom.xml", text: text)
-        let file = try! FeedFile.open(path: path, name: "noom.xml")
-        var output = FeedOutput<StockOffer>(file: "noom.xml")
-        let header = adapter.parse(file, into: &output)
-        #expect(output.read == output.accepted + output.rejected)
-        return (output, header)
+        try! AdapterHarness.parse(adapter, bytes: Array(text.utf8), name: "noom.xml")
     }
 
     @Test func theSpecExampleLoadsWithExactCents() throws {

@@ -11,13 +11,7 @@ import Testing
     }
 
     private func parse(bytes: [UInt8], adapter: RAXStockAdapter = RAXStockAdapter()) -> (FeedOutput<StockOffer>, StockFeedHeader?) {
-        let directory = TemporaryDirectory()
-        let path = directory.write("rax.txt", bytes: bytes)
-        let file = try! FeedFile.open(path: path, name: "rax.txt")
-        var output = FeedOutput<StockOffer>(file: "rax.txt")
-        let header = adapter.parse(file, into: &output)
-        #expect(output.read == output.accepted + output.rejected, "read = accepted + rejected")
-        return (output, header)
+        try! AdapterHarness.parse(adapter, bytes: bytes, name: "rax.txt")
     }
 
     @Test func version32InKroonsFromTheSpecExample() throws {
