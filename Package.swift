@@ -13,6 +13,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
     targets: [
         // C libraries, reached through their C APIs directly (see each shim.h).
@@ -74,7 +75,9 @@ let package = Package(
             dependencies: ["IngestCore", "IngestSnapshot", "CSQLite"],
             path: "Tests/IngestTestSupport"
         ),
-        .testTarget(name: "IngestCoreTests", dependencies: ["IngestCore"]),
+        .testTarget(name: "IngestCoreTests", dependencies: [
+            "IngestCore", .product(name: "PropertyBased", package: "swift-property-based"),
+        ]),
         .testTarget(name: "IngestAdaptersTests", dependencies: ["IngestAdapters", "IngestTestSupport"]),
         .testTarget(name: "IngestSnapshotTests", dependencies: ["IngestSnapshot", "IngestTestSupport", "CSQLite"]),
         .testTarget(name: "IngestPipelineTests", dependencies: ["IngestPipeline", "IngestTestSupport", "CSQLite"]),

@@ -5,11 +5,14 @@ import IngestCore
 /// configuration error that names both.
 public struct AdapterCatalog: Sendable {
     public let stockAdapters: [any StockFeedAdapter]
-    public let registry: PharmacyRegistryAdapter
+    public let registry = PharmacyRegistryAdapter()
+    public let reimbursementList = ReimbursementListAdapter()
+    public let atc = ATCAdapter()
+    public let icd10 = ICD10Adapter()
+    public let gs1 = GS1DatasheetAdapter()
 
-    public init(stockAdapters: [any StockFeedAdapter] = [RAXStockAdapter(), NoomStockAdapter()], registry: PharmacyRegistryAdapter = PharmacyRegistryAdapter()) {
+    public init(stockAdapters: [any StockFeedAdapter] = [RAXStockAdapter(), NoomStockAdapter()]) {
         self.stockAdapters = stockAdapters
-        self.registry = registry
     }
 
     /// The built-in adapters plus one per mapping file in `mappingsDirectory`.
@@ -23,12 +26,16 @@ public struct AdapterCatalog: Sendable {
         return AdapterCatalog(stockAdapters: [RAXStockAdapter(), NoomStockAdapter()] + mapped)
     }
 
-    public var all: [any FeedAdapter] { stockAdapters + [registry] }
+    public var all: [any FeedAdapter] { stockAdapters + [registry, reimbursementList, atc, icd10, gs1] }
 
     /// The adapter a file is for.
     public enum Claim: Sendable {
         case stock(any StockFeedAdapter)
         case pharmacyRegistry(PharmacyRegistryAdapter)
+        case reimbursementList(ReimbursementListAdapter)
+        case atc(ATCAdapter)
+        case icd10(ICD10Adapter)
+        case gs1(GS1DatasheetAdapter)
         case unrecognised
     }
 
@@ -41,17 +48,13 @@ public struct AdapterCatalog: Sendable {
     }
 
     public func claim(_ file: FeedFile) throws(AmbiguousFile) -> Claim {
-        var claims: [Claim] = []
-        var names: [String] = []
-        for adapter in stockAdapters where adapter.recognises(file) {
-            claims.append(.stock(adapter))
-            names.append(adapter.name)
-        }
-        if registry.recognises(file) {
-            claims.append(.pharmacyRegistry(registry))
-            names.append(registry.name)
-        }
-        if claims.count > 1 { throw AmbiguousFile(file: file.name, adapters: names) }
-        return claims.first ?? .unrecognised
+        var claims: [(String, Claim)] = stockAdapters.filter { $0.recognises(file) }.map { ($0.name, .stock($0)) }
+        if registry.recognises(file) { claims.append((registry.name, .pharmacyRegistry(registry))) }
+        if reimbursementList.recognises(file) { claims.append((reimbursementList.name, .reimbursementList(reimbursementList))) }
+        if atc.recognises(file) { claims.append((atc.name, .atc(atc))) }
+        if icd10.recognises(file) { claims.append((icd10.name, .icd10(icd10))) }
+        if gs1.recognises(file) { claims.append((gs1.name, .gs1(gs1))) }
+        if claims.count > 1 { throw AmbiguousFile(file: file.name, adapters: claims.map(\.0)) }
+        return claims.first?.1 ?? .unrecognised
     }
 }

@@ -43,7 +43,7 @@ public final class DelimitedFileReader {
 
     /// Streams `path` through libcsv; `onRow` may throw to stop early.
     /// Malformed quoting or an oversized field is a `FeedFailure` with the line.
-    public func read(path: String, onRow: @escaping (Row) throws -> Void) throws {
+    public func read(path: String, onRow: (Row) throws -> Void) throws {
         let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
         guard descriptor >= 0 else { throw FeedFailure(reason: .unreadable, message: "cannot open: \(String(cString: strerror(errno)))") }
         defer { close(descriptor) }
@@ -79,7 +79,13 @@ public final class DelimitedFileReader {
     }
 
     /// Runs libcsv over what `produce` hands to `feed`, chunk by chunk.
-    private func parse(onRow: @escaping (Row) throws -> Void,
+    private func parse(onRow: (Row) throws -> Void,
+                       produce: ((UnsafeRawBufferPointer) throws -> Void) throws -> Void) throws {
+        // The closure lives only as long as this call; the context holding it does too.
+        try withoutActuallyEscaping(onRow) { onRow in try parse(escapingOnRow: onRow, produce: produce) }
+    }
+
+    private func parse(escapingOnRow onRow: @escaping (Row) throws -> Void,
                        produce: ((UnsafeRawBufferPointer) throws -> Void) throws -> Void) throws {
         var parser = csv_parser()
         guard csv_init(&parser, UInt8(CSV_STRICT | CSV_STRICT_FINI | CSV_REPALL_NL)) == 0 else {

@@ -46,6 +46,15 @@ struct CheckCommand: ParsableCommand {
                 report(name, adapter: adapter.name, output: output, detail: header.map { "pharmacy \($0.pharmacyID), exported \($0.exportedAt.iso8601)" })
             case .pharmacyRegistry(let adapter):
                 report(name, adapter: adapter.name, output: adapter.parse(file), detail: nil)
+            case .reimbursementList(let adapter):
+                let (output, validFrom) = adapter.parse(file)
+                report(name, adapter: adapter.name, output: output, detail: validFrom.map { "valid from \($0)" })
+            case .atc(let adapter):
+                report(name, adapter: adapter.name, output: adapter.parse(file), detail: nil)
+            case .icd10(let adapter):
+                report(name, adapter: adapter.name, output: adapter.parse(file), detail: nil)
+            case .gs1(let adapter):
+                report(name, adapter: adapter.name, output: adapter.parse(file), detail: nil)
             case .unrecognised:
                 print("\(name): unrecognised (no adapter claims it)")
             }
@@ -56,7 +65,8 @@ struct CheckCommand: ParsableCommand {
     private func report<Record>(_ name: String, adapter: String, output: FeedOutput<Record>, detail: String?) {
         let outcome = output.failure.map { "REJECTED WHOLE: \($0.reason) at line \($0.line): \($0.message)" } ?? "ok"
         print("\(name): \(adapter)\(detail.map { ", \($0)" } ?? ""): \(outcome)")
-        print("  read \(output.read), accepted \(output.accepted), rejected \(output.rejected)")
+        print("  read \(output.read), accepted \(output.accepted), rejected \(output.rejected)"
+              + (output.warnings.isEmpty ? "" : ", warnings \(output.warnings.count)"))
         let byReason = Dictionary(grouping: output.rejects, by: \.reason)
         for reason in byReason.keys.sorted() {
             print("  \(reason): \(byReason[reason]!.count)")

@@ -25,46 +25,32 @@ public final class ImportRun {
         self.logger = logger
     }
 
+    /// The run's date in Tallinn, which picks the reimbursement list in force.
+    var runDate: String {
+        ExportTimestamp(epochSeconds: Int64(options.now.timeIntervalSince1970), utcOffsetSeconds:
+            ExportTimestamp.tallinn.secondsFromGMT(for: options.now)).localDate
+    }
+
     public func run() throws -> RunReport {
         var report = RunReport(dryRun: options.dryRun)
+        // Configuration first: a bad mapping or rules file stops the run before any feed is read.
         let catalog: AdapterCatalog
-        if let given = self.catalog {
-            catalog = given
-        } else {
-            do { catalog = try AdapterCatalog.load(mappingsDirectory: options.mappingsDirectory) } catch {
-                throw ImportError.configuration(error.description)
-            }
+        let rules: PatientPriceRules?
+        do {
+            catalog = try self.catalog ?? AdapterCatalog.load(mappingsDirectory: options.mappingsDirectory)
+            rules = try PatientPriceRulesLoader.load(directory: options.mappingsDirectory)
+        } catch let error as MappingError {
+            throw ImportError.configuration(error.description)
         }
         let inventory = try FeedInventory(directory: options.feedsDirectory)
-        let directory = SnapshotDirectory(path: options.snapshotsDirectory)
-
-        // Classify every file before anything is built: an ambiguous file
-        // is a configuration error and must stop the run early.
-        var stockCandidates: [StockFeedPlan.Candidate] = []
-        var registryFiles: [FeedFile] = []
-        for entry in inventory.entries {
-            guard let file = entry.file else {
-                var skipped = FeedResult(file: entry.name, size: 0, sha256: "", kind: nil, adapter: nil, outcome: .skipped)
-                skipped.message = entry.skipped
-                report.feeds.append(skipped)
-                continue
-            }
-            let claim: AdapterCatalog.Claim
-            do { claim = try catalog.claim(file) } catch { throw ImportError.configuration(error.description) }
-            switch claim {
-            case .stock(let adapter):
-                stockCandidates.append(.init(file: file, adapter: adapter, header: try? adapter.readHeader(file)))
-            case .pharmacyRegistry:
-                registryFiles.append(file)
-            case .unrecognised:
-                var unrecognised = FeedResult(file: file.name, size: file.size, sha256: PharmacyFeedParser.digest(file.path),
-                                              kind: nil, adapter: nil, outcome: .unrecognised)
-                unrecognised.message = "no adapter recognises this file"
-                report.feeds.append(unrecognised)
-            }
+        let files = try FeedClassification(inventory, catalog: catalog)
+        report.feeds += files.settled
+        if rules == nil, !files.reimbursementLists.isEmpty {
+            throw ImportError.configuration("\(PatientPriceRulesLoader.fileName) is missing from \(options.mappingsDirectory); tier prices need it")
         }
 
         // The lock comes before any write to the snapshots directory; a dry run writes nothing there.
+        let directory = SnapshotDirectory(path: options.snapshotsDirectory)
         var lock: SnapshotLock?
         let stagingPath: String
         let scratchDirectory: String?
@@ -87,14 +73,16 @@ public final class ImportRun {
 
         do {
             let version = options.dryRun ? "dry-run" : directory.nextVersion(now: options.now)
-            let registry = loadRegistry(registryFiles, with: catalog.registry, report: &report)
+            let reference = ReferenceData.load(files, catalog: catalog, runDate: runDate, report: &report)
             let writer = try SnapshotWriter(path: stagingPath)
-            try load(StockFeedPlan(stockCandidates), registry: registry, writer: writer, report: &report)
+            try load(StockFeedPlan(files.stock), reference: reference, pricer: TierPricer(rules: rules, catalog: reference.reimbursement),
+                     writer: writer, report: &report)
             try writer.writeMeta([
                 "schema_version": String(SnapshotSchema.version),
                 "snapshot_version": version,
                 "created_at": Self.utcTimestamp(options.now),
                 "importer_version": options.importerVersion,
+                "run_date": runDate,
             ])
             try writer.finish()
             report.rowCounts = try writer.rowCounts()
@@ -124,30 +112,11 @@ public final class ImportRun {
         }
     }
 
-    /// Registry rows by pharmacy id; every registry file's counts go to the report.
-    private func loadRegistry(_ files: [FeedFile], with adapter: PharmacyRegistryAdapter, report: inout RunReport) -> [String: PharmacyRecord] {
-        var registry: [String: PharmacyRecord] = [:]
-        for file in files {
-            var output = adapter.parse(file)
-            if output.failure != nil { output = output.rejectingAll() }
-            var result = FeedResult(file: file.name, size: file.size, sha256: PharmacyFeedParser.digest(file.path),
-                                    kind: FeedKind.pharmacyRegistry.rawValue, adapter: adapter.name,
-                                    outcome: output.failure == nil ? .loaded : .rejected)
-            if let failure = output.failure { result.message = "\(failure.reason) at line \(failure.line): \(failure.message)" }
-            result.count(output)
-            report.feeds.append(result)
-            report.rejects += output.rejects
-            for record in output.records where registry[record.id] == nil {
-                registry[record.id] = record
-            }
-        }
-        return registry
-    }
-
-    /// Parses stock feeds on the parse threads and writes them here, in plan order.
-    private func load(_ plan: StockFeedPlan, registry: [String: PharmacyRecord], writer: SnapshotWriter, report: inout RunReport) throws {
+    /// Parses stock feeds on the parse threads and writes them here, in plan
+    /// order, then the items, pharmacies and reference tables.
+    private func load(_ plan: StockFeedPlan, reference: ReferenceData, pricer: TierPricer, writer: SnapshotWriter, report: inout RunReport) throws {
         let queue = OrderedWorkQueue<PharmacyFeedParser.Result>(count: plan.tasks.count, window: options.parseThreads * 2)
-        let parser = PharmacyFeedParser()
+        let parser = PharmacyFeedParser(check: { pricer.problem(for: $0) })
         let tasks = plan.tasks
         let threads = queue.start(threads: options.parseThreads) { index in parser.parse(tasks[index]) }
         defer {
@@ -156,19 +125,42 @@ public final class ImportRun {
         }
         var items = ItemCatalog()
         var pharmacies: [PharmacyRow] = []
+        // Offers with no package code of their own, priced once every feed has been seen.
+        var unpriced: [(pharmacyID: String, row: OfferRow, exportDate: String)] = []
         while let result = queue.take() {
             report.feeds += result.feeds
             report.rejects += result.rejects
             report.warnings += result.warnings
             guard let header = result.header, let pharmacyID = result.pharmacyID else { continue }
-            try writer.writeOffers(pharmacyID: pharmacyID, result.offers.map {
-                OfferRow(aptcode: $0.aptcode, priceCents: $0.priceCents, quantity: $0.quantity)
-            })
-            for offer in result.offers { items.add(offer) }
-            pharmacies.append(pharmacyRow(header, offers: result.offers.count, registry: registry, report: &report))
+            let exportDate = header.exportedAt.localDate
+            var rows: [OfferRow] = []
+            rows.reserveCapacity(result.offers.count)
+            for offer in result.offers {
+                items.add(offer)
+                let packageCode = offer.packageCode ?? items.items[offer.aptcode]?.packageCode
+                let row = pricer.row(for: offer, packageCode: packageCode, exportDate: exportDate)
+                if packageCode == nil, !pricer.catalog.isEmpty { unpriced.append((pharmacyID, row, exportDate)) }
+                rows.append(row)
+            }
+            try writer.writeOffers(pharmacyID: pharmacyID, rows)
+            pharmacies.append(pharmacyRow(header, offers: result.offers.count, registry: reference.registry, report: &report))
         }
-        try writer.writeItems(items.sortedRows())
+        var late: [(pharmacyID: String, row: OfferRow)] = []
+        for var entry in unpriced where pricer.price(&entry.row, packageCode: items.items[entry.row.aptcode]?.packageCode, exportDate: entry.exportDate) {
+            late.append((entry.pharmacyID, entry.row))
+        }
+        try writer.updateTierPrices(late)
+        try writer.writeItems(items.sortedRows().map { item in
+            var item = item
+            reference.enrich(&item)
+            return item
+        })
         try writer.writePharmacies(pharmacies)
+        try writer.writeReimbursements(reference.reimbursement.rows, diagnoses: reference.diagnoses, legend: reference.legend)
+        try writer.writeICD10(reference.icd10)
+        try writer.writeATC(reference.atc)
+        try writer.writeGS1(reference.gs1Rows)
+        try writer.deriveATCCounts()
     }
 
     private func pharmacyRow(_ header: StockFeedHeader, offers: Int, registry: [String: PharmacyRecord], report: inout RunReport) -> PharmacyRow {

@@ -6,6 +6,10 @@ import IngestSnapshot
 /// first until one is valid; that one is loaded, newer rejected ones stay
 /// rejected, older ones are superseded.
 struct PharmacyFeedParser: Sendable {
+    /// A run-level check of a parsed feed (a fee period for its date); a
+    /// failure rejects the feed whole, so an older one may stand in.
+    var check: @Sendable (StockFeedHeader) -> FeedFailure? = { _ in nil }
+
     struct Result: Sendable {
         var pharmacyID: String?
         var header: StockFeedHeader?
@@ -36,6 +40,9 @@ struct PharmacyFeedParser: Sendable {
             let header = candidate.adapter.parse(file, into: &output)
             if header?.pharmacyID != candidate.header?.pharmacyID, output.failure == nil {
                 output.failure = FeedFailure(reason: .badHeader, message: "the header changed while the run read the file")
+            }
+            if output.failure == nil, let header, let problem = check(header) {
+                output.failure = problem
             }
             if let failure = output.failure {
                 output = output.rejectingAll()

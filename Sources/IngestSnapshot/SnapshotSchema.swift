@@ -42,6 +42,7 @@ public enum SnapshotSchema {
         checks_failed INTEGER, checks_unable INTEGER
     ) WITHOUT ROWID;
     CREATE TABLE gs1_children(parent_gtin TEXT NOT NULL, child_gtin TEXT NOT NULL, quantity INTEGER NOT NULL);
+    CREATE TABLE icd10(code TEXT PRIMARY KEY, name TEXT) WITHOUT ROWID;
     CREATE VIRTUAL TABLE items_search USING fts5(
         aptcode UNINDEXED, name, producer, active_substance,
         tokenize = 'unicode61 remove_diacritics 0'
@@ -57,12 +58,12 @@ public enum SnapshotSchema {
     CREATE INDEX reimbursement_diagnoses_by_package ON reimbursement_diagnoses(package_code, rate);
     CREATE INDEX gs1_children_by_parent ON gs1_children(parent_gtin);
     CREATE INDEX items_by_gtin ON items(gtin);
-    CREATE INDEX items_by_atc ON items(atc);
+    CREATE INDEX IF NOT EXISTS items_by_atc ON items(atc);
     """
 
     /// The tables whose row counts the manifest reports.
     public static let countedTables = [
         "pharmacies", "items", "offers", "reimbursements", "reimbursement_diagnoses",
-        "diagnosis_legend", "atc", "gs1_items", "gs1_children",
+        "diagnosis_legend", "atc", "gs1_items", "gs1_children", "icd10",
     ]
 }

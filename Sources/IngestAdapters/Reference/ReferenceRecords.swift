@@ -1,0 +1,86 @@
+import IngestCore
+
+/// One listed tier of a reimbursed package, as published.
+public struct ReimbursementTier: Sendable, Hashable {
+    public var rate: Int
+    public var diagnoses: String?
+    public var info: String?
+}
+
+/// What a reimbursement list holds, record by record. Packages, legend
+/// abbreviations and parsed diagnosis items are each a record: each ends in
+/// the snapshot or in the rejects. Diagnosis items of a rejected package are
+/// not read.
+public enum ReimbursementEntry: LocatedRecord, Hashable {
+    case package(code: String, limitCents: Int64?, tiers: [ReimbursementTier], line: Int)
+    case legend(code: String, text: String, line: Int)
+    case diagnosis(packageCode: String, rate: Int, range: DiagnosisRange, line: Int)
+
+    public var recordKey: String {
+        switch self {
+        case .package(let code, _, _, _): return code
+        case .legend(let code, _, _): return code
+        case .diagnosis(let code, let rate, let range, _): return "\(code)/\(rate)/\(range.from)"
+        }
+    }
+
+    public var line: Int {
+        switch self {
+        case .package(_, _, _, let line), .legend(_, _, let line), .diagnosis(_, _, _, let line): return line
+        }
+    }
+}
+
+/// One group of the ATC classification (FEEDS.md §8).
+public struct ATCGroup: LocatedRecord, Hashable {
+    public var code: String
+    public var name: String
+    public var level: Int
+    public var parent: String?
+    public var line: Int
+    public var recordKey: String { code }
+}
+
+/// One ICD-10 code (FEEDS.md §9).
+public struct ICD10Code: LocatedRecord, Hashable {
+    public var code: String
+    public var name: String
+    public var line: Int
+    public var recordKey: String { code }
+}
+
+/// One GS1 trade item datasheet (FEEDS.md §10).
+public struct GS1TradeItem: LocatedRecord, Hashable {
+    public struct Child: Sendable, Hashable {
+        public var gtin: String
+        public var quantity: Int64
+    }
+    public var gtin: String
+    public var unitDescriptor: String
+    public var brand: String?
+    public var description: String?
+    public var netContent: String?
+    public var imageURL: String?
+    public var children: [Child]
+    public var checksPassed = 0
+    public var checksWarning = 0
+    public var checksFailed = 0
+    public var checksUnable = 0
+    public var line: Int
+    public var recordKey: String { gtin }
+}
+
+extension RejectReason {
+    public static let badTier = RejectReason(rawValue: "bad_tier")
+    public static let badDiagnosis = RejectReason(rawValue: "bad_diagnosis")
+    public static let badATCCode = RejectReason(rawValue: "bad_atc_code")
+    public static let missingParent = RejectReason(rawValue: "missing_parent")
+    public static let badICD10Code = RejectReason(rawValue: "bad_icd10_code")
+    public static let badHierarchy = RejectReason(rawValue: "bad_hierarchy")
+}
+
+extension WarningCode {
+    public static let unknownICD10 = WarningCode(rawValue: "unknown_icd10")
+    public static let unknownMarker = WarningCode(rawValue: "unknown_marker")
+    public static let unknownChildGTIN = WarningCode(rawValue: "unknown_child_gtin")
+}

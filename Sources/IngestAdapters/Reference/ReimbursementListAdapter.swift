@@ -1,0 +1,179 @@
+import Foundation
+import IngestCore
+
+/// The health insurance fund's list of reimbursed medicines (FEEDS.md §6):
+/// packages by package code, limit prices, tiers with published diagnoses
+/// and info texts, and the legend of abbreviations.
+public struct ReimbursementListAdapter: FeedAdapter {
+    public let name = "reimbursement-list"
+    public let summary = "Reimbursement list (FEEDS.md §6), XML; recognised by root element reimbursementList"
+    public let kind = FeedKind.reimbursementList
+    public static let rates: Set<Int> = [50, 75, 100]
+
+    public init() {}
+
+    public func recognises(_ file: FeedFile) -> Bool {
+        XMLSniffer.rootIs("reimbursementList", namespace: nil, in: file.sampleWithoutBOM)
+    }
+
+    /// The list and the date it is valid from (nil when the attribute is missing or bad).
+    public func parse(_ file: FeedFile) -> (output: FeedOutput<ReimbursementEntry>, validFrom: String?) {
+        let reader = ReimbursementListReader(file: file.name)
+        do {
+            try StreamingXMLParser().parse(path: file.path, handler: reader)
+        } catch {
+            reader.output.failure = error
+        }
+        if reader.output.failure == nil, reader.validFrom == nil {
+            reader.output.failure = FeedFailure(reason: .badHeader, message: "reimbursementList has no validFrom date (yyyy-MM-dd)", line: 1)
+        }
+        return (reader.output, reader.validFrom)
+    }
+}
+
+final class ReimbursementListReader: XMLStreamHandler {
+    var output: FeedOutput<ReimbursementEntry>
+    var validFrom: String?
+    private var seen = Set<String>()
+    private var legendCodes = Set<String>()
+
+    private struct Package {
+        var code: String
+        var line: Int
+        var limit: String?
+        var tiers: [(rate: String, diagnoses: String?, info: String?, line: Int)] = []
+    }
+    private var package: Package?
+    private var legendCode: String?
+    private var legendLine = 0
+    private var capturing: String?
+    private var text: [UInt8] = []
+
+    init(file: String) {
+        output = FeedOutput(file: file)
+    }
+
+    func startElement(_ name: XMLName, attributes: XMLAttributes, line: Int) {
+        switch true {
+        case name.is("reimbursementList"):
+            if let date = attributes.value("validFrom")?.trimmed, MappedDateFormat("yyyy-MM-dd")?.parse(date, in: ExportTimestamp.tallinn) != nil {
+                validFrom = date
+            }
+        case name.is("abbr"):
+            legendCode = attributes.value("code")?.trimmed ?? ""
+            legendLine = line
+            begin("abbr")
+        case name.is("package"):
+            package = Package(code: attributes.value("code")?.trimmed ?? "", line: line)
+        case name.is("limitPrice") && package != nil:
+            begin("limitPrice")
+        case name.is("tier") && package != nil:
+            package?.tiers.append((attributes.value("rate")?.trimmed ?? "", nil, nil, line))
+        case name.is("diagnoses") && package != nil:
+            begin("diagnoses")
+        case name.is("info") && package != nil:
+            begin("info")
+        default:
+            break
+        }
+    }
+
+    private func begin(_ field: String) {
+        capturing = field
+        text.removeAll(keepingCapacity: true)
+    }
+
+    func characters(_ chunk: UnsafeBufferPointer<UInt8>) {
+        guard capturing != nil, text.count + chunk.count <= NoomReader.maxFieldBytes else { return }
+        text.append(contentsOf: chunk)
+    }
+
+    func endElement(_ name: XMLName) {
+        if let field = capturing {
+            let value = String(decoding: text, as: UTF8.self).trimmed
+            capturing = nil
+            switch field {
+            case "abbr": finishLegend(value)
+            case "limitPrice": package?.limit = value
+            case "diagnoses": if !(package?.tiers.isEmpty ?? true) { package!.tiers[package!.tiers.count - 1].diagnoses = value }
+            case "info": if !(package?.tiers.isEmpty ?? true) { package!.tiers[package!.tiers.count - 1].info = value }
+            default: break
+            }
+            return
+        }
+        if name.is("package"), let package {
+            finish(package)
+            self.package = nil
+        }
+    }
+
+    private func finishLegend(_ value: String) {
+        guard let code = legendCode else { return }
+        legendCode = nil
+        if code.isEmpty {
+            output.reject(line: legendLine, key: "", reason: .missingField, message: "abbr has no code", field: "code")
+        } else if !legendCodes.insert(code).inserted {
+            output.reject(line: legendLine, key: code, reason: .duplicateKey, message: "abbreviation \(code) appears earlier in the legend", field: "code")
+        } else {
+            output.accept(.legend(code: code, text: value, line: legendLine))
+        }
+    }
+
+    private func finish(_ package: Package) {
+        let code = package.code
+        func reject(_ reason: RejectReason, _ field: String, _ message: String) {
+            output.reject(line: package.line, key: code, reason: reason, message: message, field: field)
+        }
+        guard PackageCode.isValid(code) else { return reject(.badPackageCode, "code", "package code '\(code)' fails its check digit") }
+        var limit: Int64?
+        if let text = package.limit, !text.isEmpty {
+            guard let amount = ExactDecimal.parse(text, decimalSeparator: ".", maxFractionDigits: 4)
+                    ?? ExactDecimal.parse(text, decimalSeparator: ",", maxFractionDigits: 4),
+                  let cents = try? Money.cents(amount, in: .eur) else {
+                return reject(.badPrice, "limitPrice", "limit price '\(text)' is not a euro amount")
+            }
+            limit = cents
+        }
+        var tiers: [ReimbursementTier] = []
+        var rates = Set<Int>()
+        for tier in package.tiers {
+            guard let rate = Int(tier.rate), ReimbursementListAdapter.rates.contains(rate) else {
+                return reject(.badTier, "tier.rate", "tier rate '\(tier.rate)' is not 50, 75 or 100 (90 % is derived from 75 %)")
+            }
+            guard rates.insert(rate).inserted else { return reject(.badTier, "tier.rate", "rate \(rate) is listed twice") }
+            tiers.append(ReimbursementTier(rate: rate, diagnoses: tier.diagnoses, info: tier.info))
+        }
+        guard !tiers.isEmpty else { return reject(.badTier, "tier", "package lists no tier") }
+        guard seen.insert(code).inserted else { return reject(.duplicateKey, "code", "package \(code) appears earlier in the list") }
+        output.accept(.package(code: code, limitCents: limit, tiers: tiers, line: package.line))
+
+        for (tier, source) in zip(tiers, package.tiers) {
+            guard let diagnoses = tier.diagnoses, !diagnoses.isEmpty else { continue }
+            let infoMarkers = Self.markers(in: tier.info)
+            for item in DiagnosisNotation.parse(diagnoses) {
+                switch item {
+                case .range(let range):
+                    if let marker = range.marker, !infoMarkers.contains(marker) {
+                        output.warn(line: source.line, key: code, code: .unknownMarker,
+                                    message: "diagnosis \(range.from) carries marker \(marker) but no info line starts with it")
+                    }
+                    output.accept(.diagnosis(packageCode: code, rate: tier.rate, range: range, line: source.line))
+                case .invalid(let text, let reason):
+                    output.reject(line: source.line, key: "\(code)/\(tier.rate)", reason: .badDiagnosis,
+                                  message: "diagnosis item '\(text)': \(reason); the package stays", field: "diagnoses")
+                }
+            }
+        }
+    }
+
+    /// The markers the info lines start with (`*rv …`, `**rv …`).
+    static func markers(in info: String?) -> Set<String> {
+        guard let info else { return [] }
+        var found = Set<String>()
+        for line in info.split(whereSeparator: \.isNewline) {
+            let trimmed = line.trimmed
+            if let marker = DiagnosisNotation.markers.first(where: { trimmed.hasPrefix($0) }) { found.insert(marker) }
+        }
+        return found
+    }
+}
