@@ -1,0 +1,107 @@
+import Foundation
+import IngestCore
+import IngestSnapshot
+import IngestTestSupport
+import Testing
+@testable import IngestPipeline
+
+/// Reference data joined with stock data in a real run over the sample feeds.
+@Suite struct ReferenceDataRunTests {
+    private func run(_ temporary: TemporaryDirectory, extra: [String: String] = [:], drop: [String] = [],
+                     now: Date = Date()) throws -> (RunReport, SnapshotQuery) {
+        let feeds = temporary.subdirectory("feeds")
+        for name in try FileManager.default.contentsOfDirectory(atPath: RepositoryFiles.feedsDirectory) where !drop.contains(name) {
+            try FileManager.default.copyItem(atPath: RepositoryFiles.feed(name), toPath: "\(feeds)/\(name)")
+        }
+        for (name, text) in extra { temporary.write("feeds/\(name)", text: text) }
+        let options = ImportOptions(feedsDirectory: feeds, snapshotsDirectory: "\(temporary.path)/snapshots",
+                                    mappingsDirectory: RepositoryFiles.mappingsDirectory, parseThreads: 2, now: now)
+        let report = try ImportRun(options: options).run()
+        return (report, try SnapshotQuery("\(temporary.path)/snapshots/current"))
+    }
+
+    @Test func theThesisFigure() throws {
+        let temporary = TemporaryDirectory()
+        let (_, query) = try run(temporary)
+        // SELMA APTEEK (31937), DOXY-M-RATIOPHARM: its RAX 3.1 feed has no package
+        // code, the item's comes from another pharmacy's feed.
+        let row = query.rows("""
+            SELECT p.name, i.name, o.price_cents, o.limit_price_cents, o.price_100_cents, o.price_50_cents,
+                   o.price_75_cents, o.price_90_cents
+            FROM offers o JOIN pharmacies p ON p.id = o.pharmacy_id JOIN items i ON i.aptcode = o.aptcode
+            WHERE o.pharmacy_id = '31937' AND o.aptcode = 'MM0007145'
+            """).first
+        #expect(row == ["SELMA APTEEK", "DOXY-M-RATIOPHARM TBL 100MG N10", "237", "189", "175", "237", nil, nil])
+    }
+
+    @Test func tierPricesFollowEachFeedsFeePeriod() throws {
+        let temporary = TemporaryDirectory()
+        let (_, query) = try run(temporary)
+        func tiers(_ pharmacy: String, _ aptcode: String) -> [String?]? {
+            query.rows("SELECT price_50_cents, price_75_cents, price_90_cents, price_100_cents FROM offers WHERE pharmacy_id = '\(pharmacy)' AND aptcode = '\(aptcode)'").first
+        }
+        #expect(tiers("5060", "MM0007145") == ["237", nil, nil, "176"])    // 2010: fee 1.28
+        #expect(tiers("5061", "MM0007145") == ["237", nil, nil, "237"])    // 2024: fee 2.50 > covered
+        #expect(tiers("5060", "MM0034371") == [nil, "390", "302", "243"])  // 75 % listed → 90 % too
+        #expect(tiers("5060", "MM0100055") == [nil, nil, nil, nil])        // not on the list
+        #expect(query.int("SELECT count(*) FROM offers WHERE (price_75_cents IS NULL) != (price_90_cents IS NULL)") == 0)
+        #expect(query.int("SELECT count(*) FROM offers WHERE limit_price_cents IS NULL AND price_50_cents IS NOT NULL") == 0)
+    }
+
+    @Test func referenceTablesAndDerivedCounts() throws {
+        let temporary = TemporaryDirectory()
+        let (report, query) = try run(temporary)
+        #expect(report.rowCounts["reimbursements"] == 6)
+        #expect(report.rowCounts["reimbursement_diagnoses"] == 12)
+        #expect(report.rowCounts["diagnosis_legend"] == 2)
+        #expect(report.rowCounts["atc"] == 19)
+        #expect(report.rowCounts["gs1_items"] == 3)
+        #expect(report.rowCounts["gs1_children"] == 1)
+        #expect(query.rows("SELECT child_count, item_count FROM atc WHERE code = 'M'").first == ["1", "3"])
+        #expect(query.rows("SELECT child_count, item_count FROM atc WHERE code = 'M01AE'").first == ["1", "3"])
+        #expect(query.rows("SELECT child_count, item_count FROM atc WHERE code = 'A02'").first == ["2", "0"])
+        #expect(query.rows("SELECT child_count, item_count FROM atc WHERE code = 'N02BE01'").first == ["0", "1"])
+        // GS1 fills the image URL (no feed has one) and keeps the feed's producer.
+        #expect(query.rows("SELECT producer, image_url FROM items WHERE aptcode = 'MM0034978'").first
+                == ["NYCOMED", "http://images.example/4740086000124.jpg"])
+        #expect(report.warnings.filter { $0.code == .unknownICD10 }.map(\.message) == ["diagnosis code P70.2 is not in the ICD-10 list; kept"])
+    }
+
+    @Test func readEqualsAcceptedPlusRejectedForEveryReferenceFile() throws {
+        let temporary = TemporaryDirectory()
+        let bad = """
+        <reimbursementList validFrom="2012-01-01"><package code="1144976"><limitPrice>1.89</limitPrice>
+        <tier rate="100"><diagnoses>A50; Q; B99-B01</diagnoses></tier></package><package code="1234567"><tier rate="50"/></package></reimbursementList>
+        """
+        let (report, _) = try run(temporary, extra: ["reimbursement_2012.xml": bad, "atc_extra.csv": "code;name\nZ;x\nZ9;bad\n"])
+        let manifest = try SnapshotDirectory(path: "\(temporary.path)/snapshots").readManifest(report.publishedVersion!)
+        for input in manifest.inputs {
+            #expect(input.read == input.accepted + input.rejected, "\(input.file)")
+        }
+        let list = try #require(manifest.inputs.first { $0.file == "reimbursement_2012.xml" })
+        #expect(list.outcome == "loaded")
+        #expect(list.rejectsByReason == ["bad_diagnosis": 2, "bad_package_code": 1])
+        #expect(manifest.inputs.first { $0.file == "reimbursement_2011-05-01.xml" }?.outcome == "superseded")
+        #expect(manifest.inputs.first { $0.file == "atc_extra.csv" }?.rejectsByReason == ["bad_atc_code": 1])
+    }
+
+    @Test func aListValidOnlyAfterTheRunDateIsNotInForce() throws {
+        let temporary = TemporaryDirectory()
+        let runDate = ISO8601DateFormatter().date(from: "2011-04-01T12:00:00Z")!
+        let (report, query) = try run(temporary, now: runDate)
+        #expect(report.feeds.first { $0.file == "reimbursement_2011-05-01.xml" }?.outcome == .superseded)
+        #expect(query.int("SELECT count(*) FROM offers WHERE limit_price_cents IS NOT NULL") == 0)
+        #expect(query.int("SELECT count(*) FROM reimbursements") == 0)
+    }
+
+    @Test func aFeedDatedBeforeEveryFeePeriodIsRejected() throws {
+        let temporary = TemporaryDirectory()
+        var feed = RAXFeedBuilder(pharmacyID: "31461", exportedAt: "20021230T2305", currency: "EEK")
+        feed.item("MM0007145", package: "1144976", price: "37,08")
+        let text = String(decoding: feed.bytes, as: UTF8.self) // ASCII only
+        let (report, _) = try run(temporary, extra: ["rax_31461.txt": text])
+        let result = try #require(report.feeds.first { $0.file == "rax_31461.txt" })
+        #expect(result.outcome == .rejected)
+        #expect(result.rejectsByReason == [.noFeePeriod: 1])
+    }
+}
