@@ -15,12 +15,15 @@ public enum ImportError: Error, Sendable, CustomStringConvertible {
 
 /// Why a finished run published nothing although it ran to the end.
 public enum PublishBlock: Sendable, Equatable, CustomStringConvertible {
-    /// No offer survived: an empty snapshot is never published.
+    /// No offer survived: an empty snapshot is never published, not even with --force.
     case emptyResult
+    /// Quality gates failed against the current snapshot (--force overrides).
+    case gates([QualityGates.Failure])
 
     public var description: String {
         switch self {
         case .emptyResult: return "no stock feed loaded any offer; an empty snapshot is never published"
+        case .gates(let failures): return failures.map(\.description).joined(separator: "; ") + " (--force publishes anyway)"
         }
     }
 }

@@ -14,6 +14,11 @@ public struct ImportOptions: Sendable {
     public var importerVersion: String
     /// The run's clock: versions, `created_at`.
     public var now: Date
+    public var gates: QualityGates = QualityGates()
+    /// Publish even when a quality gate fails (never an empty result); the manifest records it.
+    public var force = false
+    /// Carried-over offers older than this are dropped with a warning.
+    public var maxStaleDays = 7
 
     public init(
         feedsDirectory: String = "feeds", snapshotsDirectory: String = "var/snapshots",

@@ -73,24 +73,32 @@ public final class ImportRun {
 
         do {
             let version = options.dryRun ? "dry-run" : directory.nextVersion(now: options.now)
-            let reference = ReferenceData.load(files, catalog: catalog, runDate: runDate, report: &report)
+            // Yesterday's snapshot: carry-over source and the gates' yardstick.
+            let previous = PreviousSnapshot(directory: directory)
+            report.previousVersion = previous?.version
+            let reference = try ReferenceData.load(files, catalog: catalog, runDate: runDate, previous: previous, report: &report)
             let writer = try SnapshotWriter(path: stagingPath)
-            try load(StockFeedPlan(files.stock), reference: reference, pricer: TierPricer(rules: rules, catalog: reference.reimbursement),
-                     writer: writer, report: &report)
-            try writer.writeMeta([
+            let pricer = TierPricer(rules: rules, catalog: reference.reimbursement)
+            try load(StockFeedPlan(files.stock), reference: reference, pricer: pricer, previous: previous, writer: writer, report: &report)
+            var meta = [
                 "schema_version": String(SnapshotSchema.version),
                 "snapshot_version": version,
                 "created_at": Self.utcTimestamp(options.now),
                 "importer_version": options.importerVersion,
                 "run_date": runDate,
-            ])
+            ]
+            meta["reimbursement_valid_from"] = reference.reimbursementValidFrom
+            try writer.writeMeta(meta)
             try writer.finish()
             report.rowCounts = try writer.rowCounts()
             writer.close()
             report.feeds.sort { $0.file.utf8.lexicographicallyPrecedes($1.file.utf8) }
             report.rejects.sort { ($0.file, $0.line) < ($1.file, $1.line) }
+            judge(&report, previous: previous)
+            if options.dryRun, let previous {
+                report.diff = try SnapshotDiff.compute(old: previous.path, oldLabel: previous.version, new: stagingPath, newLabel: "this run")
+            }
 
-            if report.rowCounts["offers", default: 0] == 0 { report.blocked = .emptyResult }
             if options.dryRun || report.blocked != nil {
                 if !options.dryRun { unlink(stagingPath) }
                 return report
@@ -112,71 +120,49 @@ public final class ImportRun {
         }
     }
 
+    /// The quality gates: an empty result never publishes; a fall against
+    /// current beyond the limits publishes only with --force.
+    private func judge(_ report: inout RunReport, previous: PreviousSnapshot?) {
+        if report.rowCounts["offers", default: 0] == 0 {
+            report.blocked = .emptyResult
+            return
+        }
+        guard let previous else { return }
+        let failures = options.gates.evaluate(
+            newOffers: report.rowCounts["offers", default: 0], newPharmacies: report.rowCounts["pharmacies", default: 0],
+            currentOffers: previous.offerCount, currentPharmacies: previous.pharmacies.count)
+        guard !failures.isEmpty else { return }
+        if options.force {
+            report.forcedGates = failures
+            logger.warning("quality gates overridden with --force", metadata: ["gates": "\(failures)"])
+        } else {
+            report.blocked = .gates(failures)
+        }
+    }
+
     /// Parses stock feeds on the parse threads and writes them here, in plan
     /// order, then the items, pharmacies and reference tables.
-    private func load(_ plan: StockFeedPlan, reference: ReferenceData, pricer: TierPricer, writer: SnapshotWriter, report: inout RunReport) throws {
+    private func load(_ plan: StockFeedPlan, reference: ReferenceData, pricer: TierPricer, previous: PreviousSnapshot?,
+                      writer: SnapshotWriter, report: inout RunReport) throws {
         let queue = OrderedWorkQueue<PharmacyFeedParser.Result>(count: plan.tasks.count, window: options.parseThreads * 2)
-        let parser = PharmacyFeedParser(check: { pricer.problem(for: $0) })
+        let parser = PharmacyFeedParser(check: { pricer.problem(for: $0) }, gates: options.gates)
         let tasks = plan.tasks
         let threads = queue.start(threads: options.parseThreads) { index in parser.parse(tasks[index]) }
         defer {
             queue.cancel()
             threads.wait()
         }
-        var items = ItemCatalog()
-        var pharmacies: [PharmacyRow] = []
-        // Offers with no package code of their own, priced once every feed has been seen.
-        var unpriced: [(pharmacyID: String, row: OfferRow, exportDate: String)] = []
+        let loader = StockLoader(writer: writer, reference: reference, pricer: pricer, previous: previous,
+                                 now: options.now, maxStaleDays: options.maxStaleDays)
         while let result = queue.take() {
-            report.feeds += result.feeds
-            report.rejects += result.rejects
-            report.warnings += result.warnings
-            guard let header = result.header, let pharmacyID = result.pharmacyID else { continue }
-            let exportDate = header.exportedAt.localDate
-            var rows: [OfferRow] = []
-            rows.reserveCapacity(result.offers.count)
-            for offer in result.offers {
-                items.add(offer)
-                let packageCode = offer.packageCode ?? items.items[offer.aptcode]?.packageCode
-                let row = pricer.row(for: offer, packageCode: packageCode, exportDate: exportDate)
-                if packageCode == nil, !pricer.catalog.isEmpty { unpriced.append((pharmacyID, row, exportDate)) }
-                rows.append(row)
-            }
-            try writer.writeOffers(pharmacyID: pharmacyID, rows)
-            pharmacies.append(pharmacyRow(header, offers: result.offers.count, registry: reference.registry, report: &report))
+            try loader.take(result, report: &report)
         }
-        var late: [(pharmacyID: String, row: OfferRow)] = []
-        for var entry in unpriced where pricer.price(&entry.row, packageCode: items.items[entry.row.aptcode]?.packageCode, exportDate: entry.exportDate) {
-            late.append((entry.pharmacyID, entry.row))
-        }
-        try writer.updateTierPrices(late)
-        try writer.writeItems(items.sortedRows().map { item in
-            var item = item
-            reference.enrich(&item)
-            return item
-        })
-        try writer.writePharmacies(pharmacies)
+        try loader.finish(report: &report)
         try writer.writeReimbursements(reference.reimbursement.rows, diagnoses: reference.diagnoses, legend: reference.legend)
         try writer.writeICD10(reference.icd10)
         try writer.writeATC(reference.atc)
         try writer.writeGS1(reference.gs1Rows)
         try writer.deriveATCCounts()
-    }
-
-    private func pharmacyRow(_ header: StockFeedHeader, offers: Int, registry: [String: PharmacyRecord], report: inout RunReport) -> PharmacyRow {
-        let refresh = header.exportedAt.iso8601
-        if let known = registry[header.pharmacyID] {
-            return PharmacyRow(id: known.id, name: known.name, chainID: known.chainID, region: known.region,
-                               address: known.address, phone: known.phone, openHours: known.openHours,
-                               latitude: known.latitude, longitude: known.longitude,
-                               lastRefresh: refresh, itemCount: offers, stale: false)
-        }
-        report.warnings.append(Warning(
-            file: "", line: 0, key: header.pharmacyID, code: .unknownPharmacy,
-            message: "pharmacy \(header.pharmacyID) is not in the registry; loaded with its feed's name and region UNKNOWN"))
-        return PharmacyRow(id: header.pharmacyID, name: header.pharmacyName ?? header.pharmacyID, chainID: header.chainID,
-                           region: "UNKNOWN", address: nil, phone: nil, openHours: nil, latitude: nil, longitude: nil,
-                           lastRefresh: refresh, itemCount: offers, stale: false)
     }
 
     private func manifest(for report: RunReport, version: String, directory: SnapshotDirectory, snapshot: Manifest.SnapshotFile) -> Manifest {
@@ -195,7 +181,11 @@ public final class ImportRun {
             rejectCounts: Dictionary(uniqueKeysWithValues: report.rejectCounts.map { ($0.key.rawValue, $0.value) }),
             warningCounts: Dictionary(uniqueKeysWithValues: report.warningCounts.map { ($0.key.rawValue, $0.value) }),
             snapshot: snapshot, rejectsFile: directory.rejectsName(version), warningsFile: directory.warningsName(version),
-            forced: false)
+            forced: !report.forcedGates.isEmpty, forcedGates: report.forcedGates.map(\.description),
+            carriedOver: report.carriedOver.map {
+                Manifest.CarriedOver(kind: $0.kind.rawValue, key: $0.key, fromVersion: $0.fromVersion,
+                                     lastRefresh: $0.lastRefresh, dropped: $0.dropped, offers: $0.offers)
+            })
     }
 
     static func utcTimestamp(_ date: Date) -> String {

@@ -32,6 +32,11 @@ struct ItemCatalog {
         }
     }
 
+    /// An item kept from the previous snapshot (its pharmacy was carried over).
+    mutating func add(_ item: ItemRow) {
+        if items[item.aptcode] == nil { items[item.aptcode] = item }
+    }
+
     /// Rows in primary-key (byte) order, for an ordered insert.
     func sortedRows() -> [ItemRow] {
         items.values.sorted { $0.aptcode.utf8.lexicographicallyPrecedes($1.aptcode.utf8) }

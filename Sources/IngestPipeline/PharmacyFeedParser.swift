@@ -9,6 +9,7 @@ struct PharmacyFeedParser: Sendable {
     /// A run-level check of a parsed feed (a fee period for its date); a
     /// failure rejects the feed whole, so an older one may stand in.
     var check: @Sendable (StockFeedHeader) -> FeedFailure? = { _ in nil }
+    var gates = QualityGates()
 
     struct Result: Sendable {
         var pharmacyID: String?
@@ -43,6 +44,11 @@ struct PharmacyFeedParser: Sendable {
             }
             if output.failure == nil, let header, let problem = check(header) {
                 output.failure = problem
+            }
+            if output.failure == nil, gates.rejectRateExceeded(read: output.read, rejected: output.rejected) {
+                output.failure = FeedFailure(
+                    reason: .rejectRateExceeded,
+                    message: "\(output.rejected) of \(output.read) records rejected, over the \(gates.maxRejectRatePercent) % allowed; the feed is not loaded")
             }
             if let failure = output.failure {
                 output = output.rejectingAll()

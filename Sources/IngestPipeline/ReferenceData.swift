@@ -15,10 +15,13 @@ struct ReferenceData {
     var atc: [ATCRow] = []
     var icd10: [(code: String, name: String)] = []
     var gs1: [String: GS1TradeItem] = [:]
+    /// `validFrom` of the list in force, kept in `meta`.
+    var reimbursementValidFrom: String?
 
     /// Loads every reference file of the classification. `runDate` (ISO)
     /// picks the reimbursement list in force.
-    static func load(_ files: FeedClassification, catalog: AdapterCatalog, runDate: String, report: inout RunReport) -> ReferenceData {
+    static func load(_ files: FeedClassification, catalog: AdapterCatalog, runDate: String, previous: PreviousSnapshot?,
+                     report: inout RunReport) throws -> ReferenceData {
         var data = ReferenceData()
         for file in files.registries {
             let output = catalog.registry.parse(file)
@@ -45,7 +48,40 @@ struct ReferenceData {
         }
         data.loadReimbursement(files.reimbursementLists, adapter: catalog.reimbursementList, runDate: runDate,
                                knownICD10: files.icd10.isEmpty ? nil : icdCodes, report: &report)
+        if let previous { try data.carryOver(from: previous, report: &report) }
         return data
+    }
+
+    /// A reference set missing or rejected tonight is kept from the previous
+    /// snapshot, and the report says so.
+    private mutating func carryOver(from previous: PreviousSnapshot, report: inout RunReport) throws {
+        func note(_ key: String) {
+            report.carriedOver.append(CarryOver(kind: .reference, key: key, fromVersion: previous.version, lastRefresh: nil, dropped: false, offers: nil))
+        }
+        if reimbursement.isEmpty, previous.count("reimbursements") > 0 {
+            let kept = try previous.reimbursements()
+            reimbursement = kept.catalog
+            diagnoses = kept.diagnoses
+            legend = kept.legend
+            reimbursementValidFrom = previous.meta["reimbursement_valid_from"]
+            note(FeedKind.reimbursementList.rawValue)
+        }
+        if atc.isEmpty, previous.count("atc") > 0 {
+            atc = try previous.atc()
+            note(FeedKind.atc.rawValue)
+        }
+        if icd10.isEmpty, previous.count("icd10") > 0 {
+            icd10 = try previous.icd10()
+            note(FeedKind.icd10.rawValue)
+        }
+        if gs1.isEmpty, previous.count("gs1_items") > 0 {
+            gs1 = try previous.gs1()
+            note(FeedKind.gs1.rawValue)
+        }
+        if registry.isEmpty, !previous.registry.isEmpty {
+            registry = previous.registry
+            note(FeedKind.pharmacyRegistry.rawValue)
+        }
     }
 
     /// Adds a reference file's line to the report and returns its accepted records.
@@ -93,6 +129,7 @@ struct ReferenceData {
                 result.count(list.output)
                 report.rejects += list.output.rejects
                 report.warnings += list.output.warnings
+                reimbursementValidFrom = list.validFrom
                 take(list.output, file: list.file.name, knownICD10: knownICD10, report: &report)
             }
             report.feeds.append(result)

@@ -12,6 +12,14 @@ public struct RunReport: Sendable {
     public var warnings: [Warning] = []
     /// Set when the run finished but must not publish.
     public var blocked: PublishBlock?
+    /// Gates that failed and were overridden with --force.
+    public var forcedGates: [QualityGates.Failure] = []
+    /// What was kept from the previous snapshot.
+    public var carriedOver: [CarryOver] = []
+    /// The version the run compared against (`current` when it started).
+    public var previousVersion: String?
+    /// Against current: filled for dry runs and `snapshots diff`.
+    public var diff: SnapshotDiff?
 
     public var rejectCounts: [RejectReason: Int] {
         rejects.reduce(into: [:]) { $0[$1.reason, default: 0] += 1 }

@@ -20,6 +20,36 @@ public struct Manifest: Codable, Sendable, Equatable {
     public var warningsFile: String
     /// True when an operator published past a failed quality gate.
     public var forced: Bool
+    /// The gates that failed and were overridden.
+    public var forcedGates: [String]
+    /// Data kept from an earlier snapshot because tonight's input was missing or rejected.
+    public var carriedOver: [CarriedOver]
+
+    public struct CarriedOver: Codable, Sendable, Equatable {
+        /// `pharmacy` or `reference`.
+        public var kind: String
+        /// Pharmacy id, or the reference kind (`reimbursement_list`).
+        public var key: String
+        public var fromVersion: String
+        public var lastRefresh: String?
+        /// Too old: dropped rather than kept.
+        public var dropped: Bool
+        public var offers: Int?
+
+        public init(kind: String, key: String, fromVersion: String, lastRefresh: String?, dropped: Bool, offers: Int?) {
+            self.kind = kind
+            self.key = key
+            self.fromVersion = fromVersion
+            self.lastRefresh = lastRefresh
+            self.dropped = dropped
+            self.offers = offers
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case kind, key, dropped, offers
+            case fromVersion = "from_version", lastRefresh = "last_refresh"
+        }
+    }
 
     /// Explicit snake_case keys: a key strategy would also rewrite the
     /// dictionaries' keys (reason codes), which must stay as they are.
@@ -28,6 +58,7 @@ public struct Manifest: Codable, Sendable, Equatable {
         case schemaVersion = "schema_version", createdAt = "created_at", importerVersion = "importer_version"
         case rowCounts = "row_counts", rejectCounts = "reject_counts", warningCounts = "warning_counts"
         case rejectsFile = "rejects_file", warningsFile = "warnings_file"
+        case forcedGates = "forced_gates", carriedOver = "carried_over"
     }
 
     public struct SnapshotFile: Codable, Sendable, Equatable {
@@ -79,7 +110,8 @@ public struct Manifest: Codable, Sendable, Equatable {
 
     public init(version: String, schemaVersion: Int, createdAt: String, importerVersion: String, inputs: [Input],
                 rowCounts: [String: Int], rejectCounts: [String: Int], warningCounts: [String: Int],
-                snapshot: SnapshotFile, rejectsFile: String, warningsFile: String, forced: Bool) {
+                snapshot: SnapshotFile, rejectsFile: String, warningsFile: String, forced: Bool,
+                forcedGates: [String] = [], carriedOver: [CarriedOver] = []) {
         self.version = version
         self.schemaVersion = schemaVersion
         self.createdAt = createdAt
@@ -92,6 +124,8 @@ public struct Manifest: Codable, Sendable, Equatable {
         self.rejectsFile = rejectsFile
         self.warningsFile = warningsFile
         self.forced = forced
+        self.forcedGates = forcedGates
+        self.carriedOver = carriedOver
     }
 
     public func encoded() throws -> Data {

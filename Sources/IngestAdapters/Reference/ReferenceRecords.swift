@@ -5,6 +5,12 @@ public struct ReimbursementTier: Sendable, Hashable {
     public var rate: Int
     public var diagnoses: String?
     public var info: String?
+
+    public init(rate: Int, diagnoses: String?, info: String?) {
+        self.rate = rate
+        self.diagnoses = diagnoses
+        self.info = info
+    }
 }
 
 /// What a reimbursement list holds, record by record. Packages, legend
@@ -54,6 +60,10 @@ public struct GS1TradeItem: LocatedRecord, Hashable {
     public struct Child: Sendable, Hashable {
         public var gtin: String
         public var quantity: Int64
+        public init(gtin: String, quantity: Int64) {
+            self.gtin = gtin
+            self.quantity = quantity
+        }
     }
     public var gtin: String
     public var unitDescriptor: String
@@ -68,6 +78,18 @@ public struct GS1TradeItem: LocatedRecord, Hashable {
     public var checksUnable = 0
     public var line: Int
     public var recordKey: String { gtin }
+
+    public init(gtin: String, unitDescriptor: String, brand: String?, description: String?, netContent: String?,
+                imageURL: String?, children: [Child], line: Int) {
+        self.gtin = gtin
+        self.unitDescriptor = unitDescriptor
+        self.brand = brand
+        self.description = description
+        self.netContent = netContent
+        self.imageURL = imageURL
+        self.children = children
+        self.line = line
+    }
 }
 
 extension RejectReason {

@@ -1,0 +1,149 @@
+import Foundation
+import IngestAdapters
+import IngestCore
+import IngestSnapshot
+
+/// The snapshot `current` points at, opened read-only: what carry-over copies
+/// from, what quality gates and the diff compare against.
+final class PreviousSnapshot {
+    let version: String
+    let path: String
+    let database: SQLiteDatabase
+    /// Pharmacy rows by id.
+    let pharmacies: [String: PharmacyRow]
+    let offerCount: Int
+    let meta: [String: String]
+
+    init?(directory: SnapshotDirectory) {
+        guard let version = directory.currentVersion(),
+              let database = try? SQLiteDatabase(path: directory.snapshotPath(version), readOnly: true) else { return nil }
+        self.version = version
+        self.path = directory.snapshotPath(version)
+        self.database = database
+        var pharmacies: [String: PharmacyRow] = [:]
+        if let statement = try? database.prepare("""
+            SELECT id, name, chain_id, region, address, phone, open_hours, latitude, longitude, last_refresh, item_count, stale FROM pharmacies
+            """) {
+            while (try? statement.step()) == true {
+                let row = PharmacyRow(
+                    id: statement.string(0) ?? "", name: statement.string(1) ?? "", chainID: statement.string(2),
+                    region: statement.string(3), address: statement.string(4), phone: statement.string(5),
+                    openHours: statement.string(6), latitude: statement.isNull(7) ? nil : statement.double(7),
+                    longitude: statement.isNull(8) ? nil : statement.double(8), lastRefresh: statement.string(9) ?? "",
+                    itemCount: Int(statement.int64(10)), stale: statement.int64(11) != 0)
+                pharmacies[row.id] = row
+            }
+        }
+        self.pharmacies = pharmacies
+        offerCount = Int((try? database.scalarInt("SELECT count(*) FROM offers")) ?? 0)
+        var meta: [String: String] = [:]
+        if let statement = try? database.prepare("SELECT key, value FROM meta") {
+            while (try? statement.step()) == true { meta[statement.string(0) ?? ""] = statement.string(1) }
+        }
+        self.meta = meta
+    }
+
+    deinit { database.close() }
+
+    /// One pharmacy's offers in key order (shelf price and quantity; tier
+    /// prices are computed again with tonight's list).
+    func offers(of pharmacyID: String) throws -> [OfferRow] {
+        let statement = try database.cachedStatement("SELECT aptcode, price_cents, quantity FROM offers WHERE pharmacy_id = ? ORDER BY aptcode")
+        statement.bind(pharmacyID, at: 1)
+        var rows: [OfferRow] = []
+        while try statement.step() {
+            rows.append(OfferRow(aptcode: statement.string(0) ?? "", priceCents: statement.int64(1), quantity: statement.int64(2)))
+        }
+        return rows
+    }
+
+    func item(_ aptcode: String) throws -> ItemRow? {
+        let statement = try database.cachedStatement("""
+            SELECT aptcode, package_code, gtin, name, producer, atc, active_substance, info_url, image_url FROM items WHERE aptcode = ?
+            """)
+        statement.bind(aptcode, at: 1)
+        guard try statement.step() else { return nil }
+        return ItemRow(aptcode: statement.string(0) ?? "", packageCode: statement.string(1), gtin: statement.string(2),
+                       name: statement.string(3) ?? "", producer: statement.string(4), atc: statement.string(5),
+                       activeSubstance: statement.string(6), infoURL: statement.string(7), imageURL: statement.string(8))
+    }
+
+    func count(_ table: String) -> Int {
+        Int((try? database.scalarInt("SELECT count(*) FROM \(table)")) ?? 0)
+    }
+
+    // MARK: Reference tables, for carrying a missing or rejected reference file over.
+
+    func reimbursements() throws -> (catalog: ReimbursementCatalog, diagnoses: [DiagnosisRow], legend: [(code: String, text: String)]) {
+        var tiers: [String: (limit: Int64?, tiers: [ReimbursementTier])] = [:]
+        let statement = try database.prepare("SELECT package_code, rate, limit_price_cents, diagnoses, info FROM reimbursements ORDER BY package_code, rate")
+        while try statement.step() {
+            let code = statement.string(0) ?? ""
+            var entry = tiers[code] ?? (statement.isNull(2) ? nil : statement.int64(2), [])
+            entry.tiers.append(ReimbursementTier(rate: Int(statement.int64(1)), diagnoses: statement.string(3), info: statement.string(4)))
+            tiers[code] = entry
+        }
+        var catalog = ReimbursementCatalog()
+        for (code, entry) in tiers { catalog.add(code: code, limitCents: entry.limit, tiers: entry.tiers) }
+        var diagnoses: [DiagnosisRow] = []
+        let diagnosis = try database.prepare("SELECT package_code, rate, icd_from, icd_to, marker FROM reimbursement_diagnoses ORDER BY rowid")
+        while try diagnosis.step() {
+            diagnoses.append(DiagnosisRow(packageCode: diagnosis.string(0) ?? "", rate: Int(diagnosis.int64(1)),
+                                          icdFrom: diagnosis.string(2) ?? "", icdTo: diagnosis.string(3) ?? "", marker: diagnosis.string(4)))
+        }
+        var legend: [(code: String, text: String)] = []
+        let abbreviations = try database.prepare("SELECT code, text FROM diagnosis_legend ORDER BY code")
+        while try abbreviations.step() { legend.append((abbreviations.string(0) ?? "", abbreviations.string(1) ?? "")) }
+        return (catalog, diagnoses, legend)
+    }
+
+    func atc() throws -> [ATCRow] {
+        let statement = try database.prepare("SELECT code, name, level, parent FROM atc ORDER BY code")
+        var rows: [ATCRow] = []
+        while try statement.step() {
+            rows.append(ATCRow(code: statement.string(0) ?? "", name: statement.string(1) ?? "", level: Int(statement.int64(2)), parent: statement.string(3)))
+        }
+        return rows
+    }
+
+    func icd10() throws -> [(code: String, name: String)] {
+        let statement = try database.prepare("SELECT code, name FROM icd10 ORDER BY code")
+        var rows: [(code: String, name: String)] = []
+        while try statement.step() { rows.append((statement.string(0) ?? "", statement.string(1) ?? "")) }
+        return rows
+    }
+
+    func gs1() throws -> [String: GS1TradeItem] {
+        var children: [String: [GS1TradeItem.Child]] = [:]
+        let child = try database.prepare("SELECT parent_gtin, child_gtin, quantity FROM gs1_children ORDER BY rowid")
+        while try child.step() {
+            children[child.string(0) ?? "", default: []].append(.init(gtin: child.string(1) ?? "", quantity: child.int64(2)))
+        }
+        var items: [String: GS1TradeItem] = [:]
+        let statement = try database.prepare("""
+            SELECT gtin, unit_descriptor, brand, description, net_content, image_url,
+                   checks_passed, checks_warning, checks_failed, checks_unable FROM gs1_items
+            """)
+        while try statement.step() {
+            let gtin = statement.string(0) ?? ""
+            var item = GS1TradeItem(gtin: gtin, unitDescriptor: statement.string(1) ?? "", brand: statement.string(2),
+                                    description: statement.string(3), netContent: statement.string(4), imageURL: statement.string(5),
+                                    children: children[gtin] ?? [], line: 0)
+            item.checksPassed = Int(statement.int64(6))
+            item.checksWarning = Int(statement.int64(7))
+            item.checksFailed = Int(statement.int64(8))
+            item.checksUnable = Int(statement.int64(9))
+            items[gtin] = item
+        }
+        return items
+    }
+
+    /// Pharmacy rows as registry records, for a run whose registry is missing.
+    var registry: [String: PharmacyRecord] {
+        pharmacies.compactMapValues { row in
+            guard let latitude = row.latitude, let longitude = row.longitude, row.region != "UNKNOWN" else { return nil }
+            return PharmacyRecord(id: row.id, name: row.name, chainID: row.chainID, region: row.region, address: row.address,
+                                  phone: row.phone, openHours: row.openHours, latitude: latitude, longitude: longitude)
+        }
+    }
+}

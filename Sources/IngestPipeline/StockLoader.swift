@@ -1,0 +1,144 @@
+import Foundation
+import IngestAdapters
+import IngestCore
+import IngestSnapshot
+
+/// The writer side of a run: takes parsed pharmacies in id order from the
+/// parse threads and writes their offers; pharmacies of the previous
+/// snapshot whose feed is missing or rejected tonight are carried over in
+/// their place in the key order, stale, until they are too old.
+final class StockLoader {
+    let writer: SnapshotWriter
+    let reference: ReferenceData
+    let pricer: TierPricer
+    let previous: PreviousSnapshot?
+    /// Export times before this are too old to carry over.
+    let staleCutoff: Int64
+    let maxStaleDays: Int
+
+    private(set) var items = ItemCatalog()
+    private(set) var pharmacies: [PharmacyRow] = []
+    /// Offers with no package code of their own, priced once every feed has been seen.
+    private var unpriced: [(pharmacyID: String, row: OfferRow, exportDate: String)] = []
+    /// Previous pharmacies not yet loaded or carried, in byte order.
+    private var pendingPrevious: [String]
+
+    init(writer: SnapshotWriter, reference: ReferenceData, pricer: TierPricer, previous: PreviousSnapshot?, now: Date, maxStaleDays: Int) {
+        self.writer = writer
+        self.reference = reference
+        self.pricer = pricer
+        self.previous = previous
+        self.maxStaleDays = maxStaleDays
+        self.staleCutoff = Int64(now.timeIntervalSince1970) - Int64(maxStaleDays) * 86_400
+        self.pendingPrevious = (previous?.pharmacies.keys.map { $0 } ?? [])
+            .sorted { $1.utf8.lexicographicallyPrecedes($0.utf8) } // reversed: popLast takes the smallest
+    }
+
+    /// One pharmacy's parse result, in plan order.
+    func take(_ result: PharmacyFeedParser.Result, report: inout RunReport) throws {
+        report.feeds += result.feeds
+        report.rejects += result.rejects
+        report.warnings += result.warnings
+        guard let pharmacyID = result.pharmacyID else { return }
+        try carryPrevious(before: pharmacyID, report: &report)
+        guard let header = result.header else {
+            // Every feed of this pharmacy was rejected tonight: keep yesterday's.
+            if pendingPrevious.last == pharmacyID { pendingPrevious.removeLast() }
+            try carry(pharmacyID, report: &report)
+            return
+        }
+        if pendingPrevious.last == pharmacyID { pendingPrevious.removeLast() }
+        let exportDate = header.exportedAt.localDate
+        var rows: [OfferRow] = []
+        rows.reserveCapacity(result.offers.count)
+        for offer in result.offers {
+            items.add(offer)
+            let packageCode = offer.packageCode ?? items.items[offer.aptcode]?.packageCode
+            let row = pricer.row(for: offer, packageCode: packageCode, exportDate: exportDate)
+            if packageCode == nil, !pricer.catalog.isEmpty { unpriced.append((pharmacyID, row, exportDate)) }
+            rows.append(row)
+        }
+        try writer.writeOffers(pharmacyID: pharmacyID, rows)
+        pharmacies.append(pharmacyRow(header, offers: result.offers.count, report: &report))
+    }
+
+    /// After the last pharmacy: the remaining carry-overs, late tier prices,
+    /// items and pharmacies.
+    func finish(report: inout RunReport) throws {
+        try carryPrevious(before: nil, report: &report)
+        var late: [(pharmacyID: String, row: OfferRow)] = []
+        for var entry in unpriced
+        where pricer.price(&entry.row, packageCode: items.items[entry.row.aptcode]?.packageCode, exportDate: entry.exportDate) {
+            late.append((entry.pharmacyID, entry.row))
+        }
+        try writer.updateTierPrices(late)
+        try writer.writeItems(items.sortedRows().map { item in
+            var item = item
+            reference.enrich(&item)
+            return item
+        })
+        try writer.writePharmacies(pharmacies)
+    }
+
+    /// Carries every previous pharmacy that sorts before `pharmacyID` (all, for nil).
+    private func carryPrevious(before pharmacyID: String?, report: inout RunReport) throws {
+        while let next = pendingPrevious.last, pharmacyID.map({ next.utf8.lexicographicallyPrecedes($0.utf8) }) ?? true {
+            pendingPrevious.removeLast()
+            try carry(next, report: &report)
+        }
+    }
+
+    private func carry(_ pharmacyID: String, report: inout RunReport) throws {
+        guard let previous, let old = previous.pharmacies[pharmacyID] else { return }
+        let refreshed = ExportTimestamp.parseISO8601(old.lastRefresh)
+        var entry = CarryOver(kind: .pharmacy, key: pharmacyID, fromVersion: previous.version, lastRefresh: old.lastRefresh,
+                              dropped: false, offers: nil)
+        guard let refreshed, refreshed.epochSeconds >= staleCutoff else {
+            entry.dropped = true
+            report.carriedOver.append(entry)
+            report.warnings.append(Warning(
+                file: "", line: 0, key: pharmacyID, code: .staleDropped,
+                message: "pharmacy \(pharmacyID) sent no valid feed since \(old.lastRefresh), over \(maxStaleDays) days; its offers are dropped"))
+            return
+        }
+        var rows = try previous.offers(of: pharmacyID)
+        let exportDate = refreshed.localDate
+        for index in rows.indices {
+            if items.items[rows[index].aptcode] == nil, let item = try previous.item(rows[index].aptcode) {
+                items.add(item)
+            }
+            pricer.price(&rows[index], packageCode: items.items[rows[index].aptcode]?.packageCode, exportDate: exportDate)
+        }
+        try writer.writeOffers(pharmacyID: pharmacyID, rows)
+        var row = reference.registry[pharmacyID].map { known in
+            PharmacyRow(id: known.id, name: known.name, chainID: known.chainID, region: known.region, address: known.address,
+                        phone: known.phone, openHours: known.openHours, latitude: known.latitude, longitude: known.longitude,
+                        lastRefresh: old.lastRefresh, itemCount: rows.count, stale: true)
+        } ?? old
+        row.stale = true
+        row.itemCount = rows.count
+        pharmacies.append(row)
+        entry.offers = rows.count
+        report.carriedOver.append(entry)
+    }
+
+    private func pharmacyRow(_ header: StockFeedHeader, offers: Int, report: inout RunReport) -> PharmacyRow {
+        let refresh = header.exportedAt.iso8601
+        if let known = reference.registry[header.pharmacyID] {
+            return PharmacyRow(id: known.id, name: known.name, chainID: known.chainID, region: known.region,
+                               address: known.address, phone: known.phone, openHours: known.openHours,
+                               latitude: known.latitude, longitude: known.longitude,
+                               lastRefresh: refresh, itemCount: offers, stale: false)
+        }
+        report.warnings.append(Warning(
+            file: "", line: 0, key: header.pharmacyID, code: .unknownPharmacy,
+            message: "pharmacy \(header.pharmacyID) is not in the registry; loaded with its feed's name and region UNKNOWN"))
+        return PharmacyRow(id: header.pharmacyID, name: header.pharmacyName ?? header.pharmacyID, chainID: header.chainID,
+                           region: "UNKNOWN", address: nil, phone: nil, openHours: nil, latitude: nil, longitude: nil,
+                           lastRefresh: refresh, itemCount: offers, stale: false)
+    }
+}
+
+extension WarningCode {
+    public static let staleDropped = WarningCode(rawValue: "stale_dropped")
+}
