@@ -5,6 +5,7 @@ import ArgumentParser
 enum ExitStatus: Int32, CaseIterable {
     case success = 0
     case internalError = 1
+    case gateFailed = 3
     case usage = 64
     case emptyResult = 65
     case feedsMissing = 66
@@ -18,6 +19,7 @@ enum ExitStatus: Int32, CaseIterable {
         switch self {
         case .success: return "the snapshot was published (or the dry run finished)"
         case .internalError: return "an unexpected internal error"
+        case .gateFailed: return "a quality gate failed against current; nothing was published (--force overrides)"
         case .usage: return "the command line is wrong"
         case .emptyResult: return "no stock feed loaded any offer; nothing was published"
         case .feedsMissing: return "the feeds directory does not exist"

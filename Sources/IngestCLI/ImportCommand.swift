@@ -5,7 +5,7 @@ import IngestPipeline
 import IngestSnapshot
 import Logging
 
-/// `ingest [import]`: one run over the feeds folder.
+/// `ingest [import]`: one run over the feeds folder; what the cron job calls.
 struct ImportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
@@ -22,8 +22,26 @@ struct ImportCommand: ParsableCommand {
     @Option(name: .long, help: "Folder of mapping and rule files.")
     var mappings = "mappings"
 
-    @Flag(name: .long, help: "Do the whole run but publish nothing; print the report.")
+    @Flag(name: .long, help: "Do the whole run but publish nothing; print the report and the changes against current.")
     var dryRun = false
+
+    @Option(name: .long, help: "Also write the report as JSON to this file.")
+    var report: String?
+
+    @Flag(name: .long, help: "Publish even if a quality gate fails (never an empty result); the manifest records it.")
+    var force = false
+
+    @Option(name: .long, help: "Quality gate: offers may fall by at most this many percent against current.")
+    var maxOfferDrop = 20
+
+    @Option(name: .long, help: "Quality gate: pharmacies may fall by at most this many percent against current.")
+    var maxPharmacyDrop = 10
+
+    @Option(name: .long, help: "A stock feed rejecting more than this percent of its records is rejected whole.")
+    var maxRejectRate = 5
+
+    @Option(name: .long, help: "Offers carried over for a pharmacy without a valid feed are dropped after this many days.")
+    var maxStaleDays = 7
 
     @Option(name: .long, help: "How many published versions to keep (current is always kept).")
     var keep = 7
@@ -31,30 +49,59 @@ struct ImportCommand: ParsableCommand {
     @Option(name: .long, help: "Parse threads (default: one per core).")
     var threads: Int?
 
+    @OptionGroup var output: OutputOptions
+
     func validate() throws {
         guard keep >= 1 else { throw ValidationError("--keep must be at least 1") }
         if let threads, threads < 1 { throw ValidationError("--threads must be at least 1") }
+        for (name, value) in [("--max-offer-drop", maxOfferDrop), ("--max-pharmacy-drop", maxPharmacyDrop), ("--max-reject-rate", maxRejectRate)]
+        where !(0...100).contains(value) {
+            throw ValidationError("\(name) is a percentage from 0 to 100")
+        }
+        guard maxStaleDays >= 0 else { throw ValidationError("--max-stale-days cannot be negative") }
     }
 
     func run() throws {
-        LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = .warning
-            return handler
-        }
+        output.bootstrapLogging()
+        let started = Date()
         var options = ImportOptions(feedsDirectory: feeds, snapshotsDirectory: snapshots, mappingsDirectory: mappings,
-                                    dryRun: dryRun, retention: keep)
+                                    dryRun: dryRun, retention: keep, now: started)
         if let threads { options.parseThreads = threads }
-        let report: RunReport
+        options.gates = QualityGates(maxOfferDropPercent: maxOfferDrop, maxPharmacyDropPercent: maxPharmacyDrop,
+                                     maxRejectRatePercent: maxRejectRate)
+        options.force = force
+        options.maxStaleDays = maxStaleDays
+
+        let run = ImportRun(options: options)
+        let display = ProgressDisplay()
+        run.progress = { display.update(done: $0, total: $1) }
+        var result: RunReport?
+        var status = ExitStatus.success
+        defer { writeMetrics(started: started, status: status, report: result) }
         do {
-            report = try ImportRun(options: options).run()
+            let report = try run.run()
+            result = report
+            print(ReportFormatter().format(report), terminator: "")
+            if let path = self.report { try DurableFile.write(RunReportDocument(report).encoded(), to: path) }
+            switch report.blocked {
+            case .emptyResult?: status = .emptyResult
+            case .gates?: status = .gateFailed
+            case nil: status = .success
+            }
         } catch {
-            let status = Self.status(for: error)
-            FileHandle.standardError.write(Data("ingest: \(error)\n".utf8))
-            throw status.exitCode
+            status = Self.status(for: error)
+            printError("ingest: \(error)")
         }
-        print(ReportFormatter().format(report), terminator: "")
-        if report.blocked != nil { throw ExitStatus.emptyResult.exitCode }
+        if status != .success { throw status.exitCode }
+    }
+
+    private func writeMetrics(started: Date, status: ExitStatus, report: RunReport?) {
+        guard let path = output.metricsFile else { return }
+        do {
+            try RunMetrics(startedAt: started, finishedAt: Date(), exitCode: status.rawValue, report: report).write(to: path)
+        } catch {
+            printError("ingest: cannot write metrics file \(path): \(error)")
+        }
     }
 
     /// The exit code for each kind of failure (see `ExitStatus`).
@@ -68,8 +115,7 @@ struct ImportCommand: ParsableCommand {
         case is SnapshotLock.Held: return .locked
         case is SnapshotPublisher.IntegrityFailure: return .integrityFailure
         case let error as POSIXFailure:
-            if error.isCannotCreate { return .cannotWrite }
-            return .ioError
+            return error.isCannotCreate ? .cannotWrite : .ioError
         case let error as SQLiteError:
             return error.isDiskFull ? .ioError : (error.primaryCode == 8 /* READONLY */ || error.primaryCode == 14 /* CANTOPEN */ ? .cannotWrite : .ioError)
         default: return .internalError

@@ -18,6 +18,8 @@ public final class ImportRun {
     private let logger: Logger
     /// Tests inject publish failures here.
     public var faultInjector: (@Sendable (SnapshotPublisher.Step) throws -> Void)?
+    /// Told the bytes of stock feeds processed so far and the total, from the writer thread.
+    public var progress: ((_ done: Int64, _ total: Int64) -> Void)?
 
     public init(options: ImportOptions, catalog: AdapterCatalog? = nil, logger: Logger = Logger(label: "ingest")) {
         self.options = options
@@ -154,8 +156,15 @@ public final class ImportRun {
         }
         let loader = StockLoader(writer: writer, reference: reference, pricer: pricer, previous: previous,
                                  now: options.now, maxStaleDays: options.maxStaleDays)
+        let sizes = tasks.map { $0.candidates.reduce(Int64(0)) { $0 + $1.file.size } }
+        let total = sizes.reduce(0, +)
+        var done: Int64 = 0
+        var index = 0
         while let result = queue.take() {
             try loader.take(result, report: &report)
+            done += sizes[index]
+            index += 1
+            progress?(done, total)
         }
         try loader.finish(report: &report)
         try writer.writeReimbursements(reference.reimbursement.rows, diagnoses: reference.diagnoses, legend: reference.legend)

@@ -44,17 +44,59 @@ public struct ReportFormatter {
             let place = warning.file.isEmpty ? "" : "\(warning.file):\(warning.line) "
             return "\(place)[\(warning.key)] \(warning.message)"
         }
+        if !report.carriedOver.isEmpty {
+            lines.append("")
+            lines.append("carried over from \(report.carriedOver.first!.fromVersion):")
+            for entry in report.carriedOver {
+                switch (entry.kind, entry.dropped) {
+                case (.pharmacy, false):
+                    lines.append("  pharmacy \(entry.key): \(entry.offers ?? 0) offers, stale since \(entry.lastRefresh ?? "?")")
+                case (.pharmacy, true):
+                    lines.append("  pharmacy \(entry.key): DROPPED, no valid feed since \(entry.lastRefresh ?? "?")")
+                case (.reference, _):
+                    lines.append("  \(entry.key): kept (missing or rejected tonight)")
+                }
+            }
+        }
+        if let diff = report.diff { lines += format(diff) }
+        if !report.forcedGates.isEmpty {
+            lines.append("")
+            lines += report.forcedGates.map { "FORCED past \($0)" }
+        }
         lines.append("")
         let counts = ["pharmacies", "items", "offers"].map { "\($0) \(report.rowCounts[$0, default: 0])" }.joined(separator: ", ")
         if let version = report.publishedVersion {
             lines.append("published \(version): \(counts)")
             if let path = report.snapshotPath { lines.append("snapshot: \(path)") }
         } else if let blocked = report.blocked {
-            lines.append("NOT PUBLISHED: \(blocked)")
+            lines.append((report.dryRun ? "WOULD NOT PUBLISH: " : "NOT PUBLISHED: ") + "\(blocked)")
         } else {
             lines.append("would publish: \(counts)")
         }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The diff against current, as the dry run shows it.
+    public func format(_ diff: SnapshotDiff) -> [String] {
+        func list(_ values: [String]) -> String {
+            values.isEmpty ? "none" : values.prefix(samplesPerReason * 2).joined(separator: ", ") + (values.count > samplesPerReason * 2 ? ", …" : "")
+        }
+        var lines = ["", "changes against \(diff.from):"]
+        lines.append("  pharmacies added: \(diff.pharmaciesAdded.count) (\(list(diff.pharmaciesAdded)))")
+        lines.append("  pharmacies removed: \(diff.pharmaciesRemoved.count) (\(list(diff.pharmaciesRemoved)))")
+        lines.append("  pharmacies gone stale: \(diff.pharmaciesGoneStale.count) (\(list(diff.pharmaciesGoneStale)))")
+        lines.append("  items added: \(diff.itemsAdded) (\(list(diff.itemsAddedSample))), removed: \(diff.itemsRemoved) (\(list(diff.itemsRemovedSample)))")
+        lines.append("  offers added: \(diff.offersAdded), removed: \(diff.offersRemoved), price changed: \(diff.priceChanges), limit price changed: \(diff.limitPriceChanges)")
+        for change in diff.largestPriceChanges {
+            let delta = change.newCents - change.oldCents
+            lines.append("    \(change.pharmacyID)/\(change.aptcode): \(Money.format(change.oldCents)) → \(Money.format(change.newCents)) (\(delta > 0 ? "+" : "-")\(Money.format(abs(delta))))")
+        }
+        lines.append("  reimbursement changes: \(diff.reimbursementChanges.count)")
+        for change in diff.reimbursementChanges.prefix(samplesPerReason * 2) {
+            let limits = "\(change.oldLimitCents.map(Money.format) ?? "-") → \(change.newLimitCents.map(Money.format) ?? "-")"
+            lines.append("    \(change.packageCode) \(change.rate) %: \(change.change) (limit \(limits))")
+        }
+        return lines
     }
 
     /// A titled list grouped by code: each code with its count and the first

@@ -1,0 +1,32 @@
+import ArgumentParser
+import Foundation
+import Logging
+
+/// How a run talks to the cron job and its operator: log format and the
+/// Prometheus metrics file.
+struct OutputOptions: ParsableArguments {
+    enum LogFormat: String, ExpressibleByArgument, CaseIterable {
+        case text, json
+    }
+
+    @Option(name: .long, help: "Log lines on stderr: text or json (one object a line).")
+    var logFormat: LogFormat = .text
+
+    @Option(name: .long, help: "Write a Prometheus textfile with the run's metrics here (also when the run fails).")
+    var metricsFile: String?
+
+    /// Sets up swift-log once for the process: warnings and above on stderr.
+    func bootstrapLogging() {
+        let format = logFormat
+        LoggingSystem.bootstrap { label in
+            switch format {
+            case .text:
+                var handler = StreamLogHandler.standardError(label: label)
+                handler.logLevel = .info
+                return handler
+            case .json:
+                return JSONLogHandler(label: label)
+            }
+        }
+    }
+}

@@ -1,0 +1,159 @@
+import ArgumentParser
+import Foundation
+import IngestPipeline
+import IngestSnapshot
+
+/// `ingest snapshots …`: look after published snapshots.
+struct SnapshotsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "snapshots",
+        abstract: "List, roll back, prune, verify and compare published snapshots.",
+        discussion: ExitStatus.helpText,
+        subcommands: [List.self, Rollback.self, Prune.self, Verify.self, Diff.self]
+    )
+
+    struct Location: ParsableArguments {
+        @Option(name: .long, help: "Folder of published snapshots.")
+        var snapshots = "var/snapshots"
+
+        var directory: SnapshotDirectory { SnapshotDirectory(path: snapshots) }
+
+        /// The version named, or exit 66 saying which exist.
+        func existing(_ version: String) throws -> String {
+            let versions = directory.versions()
+            guard versions.contains(version) else {
+                printError("ingest: no snapshot \(version) in \(snapshots); there are: \(versions.joined(separator: ", "))")
+                throw ExitStatus.feedsMissing.exitCode
+            }
+            return version
+        }
+
+        /// Holds the lock for `body`, or exits 75 naming the holder.
+        func locked<T>(_ body: () throws -> T) throws -> T {
+            do {
+                let lock = try SnapshotLock(directory: directory)
+                defer { withExtendedLifetime(lock) {} }
+                return try body()
+            } catch let held as SnapshotLock.Held {
+                printError("ingest: \(held)")
+                throw ExitStatus.locked.exitCode
+            }
+        }
+    }
+
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Every published version with its time and counts; * marks current.")
+        @OptionGroup var location: Location
+
+        func run() throws {
+            let directory = location.directory
+            let current = directory.currentVersion()
+            print("  VERSION                 CREATED                 PHARMACIES     ITEMS      OFFERS  REJECTS")
+            for version in directory.versions() {
+                let manifest = try? directory.readManifest(version)
+                let counts = manifest?.rowCounts ?? [:]
+                let rejects = manifest?.rejectCounts.values.reduce(0, +) ?? 0
+                let line = String(format: "%@ %-23@ %-20@ %10d %9d %11d %8d", version == current ? "*" : " ", version,
+                                  manifest?.createdAt ?? "?", counts["pharmacies"] ?? 0, counts["items"] ?? 0, counts["offers"] ?? 0, rejects)
+                print(line + (manifest?.forced == true ? "  forced" : ""))
+            }
+        }
+    }
+
+    struct Rollback: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Point current at an earlier version (atomic switch).")
+        @OptionGroup var location: Location
+        @Argument(help: "The version to make current.")
+        var version: String
+
+        func run() throws {
+            let version = try location.existing(version)
+            try location.locked {
+                let database = try SQLiteDatabase(path: location.directory.snapshotPath(version), readOnly: true)
+                defer { database.close() }
+                if let problems = try database.integrityProblems() {
+                    printError("ingest: \(version) fails its integrity check (\(problems)); current is unchanged")
+                    throw ExitStatus.integrityFailure.exitCode
+                }
+                try SnapshotPublisher(directory: location.directory).switchCurrent(to: version)
+            }
+            print("current → \(version)")
+        }
+    }
+
+    struct Prune: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Delete all but the newest N versions; current is always kept.")
+        @OptionGroup var location: Location
+        @Option(name: .long, help: "How many versions to keep.")
+        var keep: Int
+
+        func validate() throws {
+            guard keep >= 1 else { throw ValidationError("--keep must be at least 1") }
+        }
+
+        func run() throws {
+            let removed = try location.locked { SnapshotPublisher(directory: location.directory).prune(keep: keep) }
+            print(removed.isEmpty ? "nothing to prune" : "removed: \(removed.joined(separator: ", "))")
+        }
+    }
+
+    struct Verify: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Integrity check and the manifest's SHA-256 of a version (default: current).")
+        @OptionGroup var location: Location
+        @Argument(help: "The version to verify.")
+        var version: String?
+
+        func run() throws {
+            let directory = location.directory
+            guard let version = try version.map(location.existing) ?? directory.currentVersion() else {
+                printError("ingest: \(location.snapshots) has no current snapshot")
+                throw ExitStatus.feedsMissing.exitCode
+            }
+            var problems: [String] = []
+            let path = directory.snapshotPath(version)
+            do {
+                let database = try SQLiteDatabase(path: path, readOnly: true)
+                if let findings = try database.integrityProblems() { problems.append("integrity_check: \(findings)") }
+                database.close()
+            } catch {
+                problems.append("cannot open: \(error)")
+            }
+            do {
+                let manifest = try directory.readManifest(version)
+                let digest = try FileDigest.sha256(path: path)
+                if digest != manifest.snapshot.sha256 { problems.append("SHA-256 \(digest) differs from the manifest's \(manifest.snapshot.sha256)") }
+            } catch {
+                problems.append("manifest: \(error)")
+            }
+            if problems.isEmpty {
+                print("\(version): ok (integrity_check ok, SHA-256 matches the manifest)")
+            } else {
+                print("\(version): FAILED")
+                problems.forEach { print("  \($0)") }
+                throw ExitStatus.integrityFailure.exitCode
+            }
+        }
+    }
+
+    struct Diff: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "What changed from version A to version B.")
+        @OptionGroup var location: Location
+        @Argument(help: "The older version.") var from: String
+        @Argument(help: "The newer version.") var to: String
+        @Flag(name: .long, help: "Print JSON instead of text.") var json = false
+
+        func run() throws {
+            let (from, to) = (try location.existing(from), try location.existing(to))
+            let directory = location.directory
+            let diff = try SnapshotDiff.compute(old: directory.snapshotPath(from), oldLabel: from, new: directory.snapshotPath(to), newLabel: to)
+            if json {
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+                print(String(decoding: try encoder.encode(diff), as: UTF8.self))
+            } else {
+                print("\(from) → \(to)")
+                ReportFormatter().format(diff).dropFirst(2).forEach { print($0) }
+            }
+        }
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+import IngestCore
+import IngestSnapshot
+
+/// `--metrics-file PATH`: a Prometheus textfile (node_exporter's textfile
+/// collector) written after every run, successful or not, so an import that
+/// stalls or fails raises an alert. The last success time is carried from
+/// the previous file when this run did not succeed.
+public struct RunMetrics {
+    public var startedAt: Date
+    public var finishedAt: Date
+    public var exitCode: Int32
+    public var report: RunReport?
+
+    public init(startedAt: Date, finishedAt: Date, exitCode: Int32, report: RunReport?) {
+        self.startedAt = startedAt
+        self.finishedAt = finishedAt
+        self.exitCode = exitCode
+        self.report = report
+    }
+
+    var succeeded: Bool { exitCode == 0 && (report?.dryRun == false) }
+
+    public func text(previous: String?) -> String {
+        var lines: [String] = []
+        func metric(_ name: String, _ help: String, _ samples: [(labels: String, value: String)]) {
+            lines.append("# HELP \(name) \(help)")
+            lines.append("# TYPE \(name) gauge")
+            for sample in samples { lines.append("\(name)\(sample.labels) \(sample.value)") }
+        }
+        let finished = String(Int64(finishedAt.timeIntervalSince1970))
+        let lastSuccess = succeeded ? finished : Self.value(of: "ingest_last_success_timestamp_seconds", in: previous) ?? "0"
+        metric("ingest_last_run_timestamp_seconds", "When the last run ended.", [("", finished)])
+        metric("ingest_last_success_timestamp_seconds", "When a run last published a snapshot.", [("", lastSuccess)])
+        metric("ingest_last_run_success", "1 if the last run published a snapshot.", [("", succeeded ? "1" : "0")])
+        metric("ingest_last_run_exit_code", "Exit code of the last run.", [("", String(exitCode))])
+        metric("ingest_run_duration_seconds", "Wall time of the last run.",
+               [("", String(format: "%.3f", finishedAt.timeIntervalSince(startedAt)))])
+        if let report {
+            metric("ingest_rows", "Rows per table in the snapshot built by the last run.",
+                   report.rowCounts.sorted { $0.key < $1.key }.map { ("{table=\"\($0.key)\"}", String($0.value)) })
+            metric("ingest_rejects", "Records rejected by the last run, by reason.",
+                   report.rejectCounts.sorted { $0.key < $1.key }.map { ("{reason=\"\($0.key.rawValue)\"}", String($0.value)) })
+            metric("ingest_feeds", "Input files of the last run, by outcome.",
+                   Dictionary(grouping: report.feeds, by: \.outcome.rawValue).sorted { $0.key < $1.key }
+                       .map { ("{outcome=\"\($0.key)\"}", String($0.value.count)) })
+            var gates: [String: Int] = ["offers": 0, "pharmacies": 0, "empty_result": 0]
+            if case .gates(let failures) = report.blocked { for failure in failures { gates[failure.gate] = 1 } }
+            if case .emptyResult = report.blocked { gates["empty_result"] = 1 }
+            metric("ingest_quality_gate_failed", "1 for each quality gate the last run failed.",
+                   gates.sorted { $0.key < $1.key }.map { ("{gate=\"\($0.key)\"}", String($0.value)) })
+            metric("ingest_carried_over_pharmacies", "Pharmacies kept stale from an earlier snapshot.",
+                   [("", String(report.carriedOver.filter { $0.kind == .pharmacy && !$0.dropped }.count))])
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    static func value(of name: String, in text: String?) -> String? {
+        guard let text else { return nil }
+        for line in text.split(separator: "\n") where line.hasPrefix(name + " ") {
+            return String(line.dropFirst(name.count + 1))
+        }
+        return nil
+    }
+
+    /// Writes the textfile atomically (a scraper never sees half of it).
+    public func write(to path: String) throws {
+        let previous = try? String(contentsOfFile: path, encoding: .utf8)
+        try DurableFile.write(Data(text(previous: previous).utf8), to: path)
+    }
+}
