@@ -19,7 +19,7 @@ enum ExitStatus: Int32, CaseIterable {
         switch self {
         case .success: return "the snapshot was published (or the dry run finished)"
         case .internalError: return "an unexpected internal error"
-        case .gateFailed: return "a quality gate failed against current; nothing was published (--force overrides)"
+        case .gateFailed: return "a quality gate failed; nothing was published (--force overrides)"
         case .usage: return "the command line is wrong"
         case .emptyResult: return "no stock feed loaded any offer; nothing was published"
         case .feedsMissing: return "the feeds directory does not exist"

@@ -53,3 +53,17 @@ public struct RAXFeedBuilder {
 
     public var bytes: [UInt8] { CP1257Encoder.encode(text) }
 }
+
+extension RAXFeedBuilder {
+    /// `YYYYMMDDTHHMM` for a moment `daysAgo` days before now (UTC digits;
+    /// close enough for tests of age limits measured in days).
+    public static func exportTime(daysAgo: Double) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "Europe/Tallinn")
+        formatter.dateFormat = "yyyyMMdd'T'HHmm"
+        return formatter.string(from: Date().addingTimeInterval(-daysAgo * 86_400))
+    }
+}
+
+import Foundation

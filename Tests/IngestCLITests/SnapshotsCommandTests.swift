@@ -1,0 +1,114 @@
+import Foundation
+import IngestSnapshot
+import IngestTestSupport
+import Testing
+
+@Suite struct SnapshotsCommandTests {
+    private func feeds(_ temporary: TemporaryDirectory, pharmacies: Int, price: String) -> String {
+        let feeds = temporary.subdirectory("feeds")
+        for file in (try? FileManager.default.contentsOfDirectory(atPath: feeds)) ?? [] { try? FileManager.default.removeItem(atPath: "\(feeds)/\(file)") }
+        for pharmacy in 0..<pharmacies {
+            var feed = RAXFeedBuilder(pharmacyID: "\(2000 + pharmacy)", exportedAt: RAXFeedBuilder.exportTime(daysAgo: 30))
+            feed.item("MM1", price: price)
+            temporary.write("feeds/rax_\(pharmacy).txt", bytes: feed.bytes)
+        }
+        return feeds
+    }
+
+    @Test func rollbackSwitchesCurrentBackAndVerifyPasses() throws {
+        let temporary = TemporaryDirectory()
+        let snapshots = "\(temporary.path)/s"
+        #expect(try CommandRunner.ingest(["--feeds", feeds(temporary, pharmacies: 2, price: "1,00"), "--snapshots", snapshots]).status == 0)
+        #expect(try CommandRunner.ingest(["--feeds", feeds(temporary, pharmacies: 2, price: "2,00"), "--snapshots", snapshots]).status == 0)
+        let directory = SnapshotDirectory(path: snapshots)
+        let versions = directory.versions()
+        #expect(versions.count == 2)
+
+        let list = try CommandRunner.ingest(["snapshots", "list", "--snapshots", snapshots])
+        #expect(list.status == 0)
+        #expect(list.stdout.contains("* \(versions[1])"))
+        #expect(list.stdout.contains("  \(versions[0])"))
+
+        let rollback = try CommandRunner.ingest(["snapshots", "rollback", versions[0], "--snapshots", snapshots])
+        #expect(rollback.status == 0)
+        #expect(directory.currentVersion() == versions[0])
+        #expect(try SnapshotQuery(directory.currentPath).int("SELECT price_cents FROM offers LIMIT 1") == 100)
+
+        let verify = try CommandRunner.ingest(["snapshots", "verify", "--snapshots", snapshots])
+        #expect(verify.status == 0)
+        #expect(verify.stdout.contains("\(versions[0]): ok"))
+
+        let diff = try CommandRunner.ingest(["snapshots", "diff", versions[0], versions[1], "--snapshots", snapshots])
+        #expect(diff.stdout.contains("2000/MM1: 1.00 → 2.00 (+1.00)"))
+
+        #expect(try CommandRunner.ingest(["snapshots", "rollback", "nope", "--snapshots", snapshots]).status == 66)
+    }
+
+    @Test func verifyFindsATamperedSnapshot() throws {
+        let temporary = TemporaryDirectory()
+        let snapshots = "\(temporary.path)/s"
+        #expect(try CommandRunner.ingest(["--feeds", feeds(temporary, pharmacies: 1, price: "1,00"), "--snapshots", snapshots]).status == 0)
+        let directory = SnapshotDirectory(path: snapshots)
+        let path = directory.snapshotPath(directory.currentVersion()!)
+        chmod(path, 0o644)
+        let handle = try #require(FileHandle(forWritingAtPath: path))
+        handle.seek(toFileOffset: 100)
+        handle.write(Data([1, 2, 3]))
+        handle.closeFile()
+        let verify = try CommandRunner.ingest(["snapshots", "verify", "--snapshots", snapshots])
+        #expect(verify.status == 70)
+        #expect(verify.stdout.contains("SHA-256"))
+    }
+
+    @Test func pruneKeepsNewestAndCurrent() throws {
+        let temporary = TemporaryDirectory()
+        let snapshots = "\(temporary.path)/s"
+        for price in ["1,00", "2,00", "3,00"] {
+            #expect(try CommandRunner.ingest(["--feeds", feeds(temporary, pharmacies: 1, price: price), "--snapshots", snapshots]).status == 0)
+        }
+        let directory = SnapshotDirectory(path: snapshots)
+        let versions = directory.versions()
+        let prune = try CommandRunner.ingest(["snapshots", "prune", "--keep", "1", "--snapshots", snapshots])
+        #expect(prune.status == 0)
+        #expect(directory.versions() == [versions[2]])
+    }
+
+    @Test func aFailedGateExitsWithItsCodeAndForcePublishes() throws {
+        let temporary = TemporaryDirectory()
+        let snapshots = "\(temporary.path)/s"
+        let metrics = "\(temporary.path)/ingest.prom"
+        let reportFile = "\(temporary.path)/report.json"
+        #expect(try CommandRunner.ingest(["--feeds", feeds(temporary, pharmacies: 10, price: "1,00"), "--snapshots", snapshots]).status == 0)
+        let current = SnapshotDirectory(path: snapshots).currentVersion()
+        let half = feeds(temporary, pharmacies: 5, price: "1,00")
+        let blocked = try CommandRunner.ingest(["--feeds", half, "--snapshots", snapshots, "--metrics-file", metrics, "--report", reportFile])
+        #expect(blocked.status == 3)
+        #expect(blocked.stdout.contains("NOT PUBLISHED: gate offers: 10 → 5, a fall of 50.0 %"))
+        #expect(SnapshotDirectory(path: snapshots).currentVersion() == current)
+        let metricsText = try String(contentsOfFile: metrics, encoding: .utf8)
+        #expect(metricsText.contains("ingest_quality_gate_failed{gate=\"offers\"} 1"))
+        #expect(metricsText.contains("ingest_last_run_exit_code 3"))
+        let report = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: reportFile))) as? [String: Any]
+        #expect((report?["failed_gates"] as? [[String: Any]])?.count == 2)
+        #expect(report?["published"] as? Bool == false)
+
+        let forced = try CommandRunner.ingest(["--feeds", half, "--snapshots", snapshots, "--force"])
+        #expect(forced.status == 0)
+        #expect(forced.stdout.contains("FORCED past gate offers"))
+        #expect(SnapshotDirectory(path: snapshots).currentVersion() != current)
+    }
+
+    @Test func jsonLogsAreOneObjectPerLine() throws {
+        let temporary = TemporaryDirectory()
+        let snapshots = "\(temporary.path)/s"
+        _ = try CommandRunner.ingest(["--feeds", feeds(temporary, pharmacies: 1, price: "1,00"), "--snapshots", snapshots])
+        let result = try CommandRunner.ingest(["--feeds", "\(temporary.path)/feeds", "--snapshots", snapshots, "--log-format", "json"])
+        #expect(result.status == 0)
+        let lines = result.stderr.split(separator: "\n").filter { $0.hasPrefix("{") }
+        #expect(!lines.isEmpty)
+        for line in lines {
+            let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+            #expect(object?["level"] != nil && object?["message"] != nil)
+        }
+    }
+}

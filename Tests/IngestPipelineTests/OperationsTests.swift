@@ -1,0 +1,184 @@
+import Foundation
+import IngestCore
+import IngestSnapshot
+import IngestTestSupport
+import Testing
+@testable import IngestPipeline
+
+/// Nightly operations: carry-over, quality gates, diff, forced publishes.
+@Suite struct OperationsTests {
+    /// `count` pharmacies with `items` offers each, exported `daysAgo` days ago.
+    private func writeFeeds(_ temporary: TemporaryDirectory, pharmacies: Range<Int>, items: Int = 10, daysAgo: Double = 1,
+                            price: (Int, Int) -> String = { _, item in "\(item + 1),00" }) -> String {
+        let feeds = temporary.subdirectory("feeds")
+        for pharmacy in pharmacies {
+            var feed = RAXFeedBuilder(pharmacyID: "\(1000 + pharmacy)", exportedAt: RAXFeedBuilder.exportTime(daysAgo: daysAgo))
+            for item in 0..<items { feed.item("MM\(item)", name: "TOODE \(item)", price: price(pharmacy, item)) }
+            temporary.write("feeds/rax_\(1000 + pharmacy).txt", bytes: feed.bytes)
+        }
+        return feeds
+    }
+
+    private func options(_ temporary: TemporaryDirectory, _ feeds: String, dryRun: Bool = false, force: Bool = false) -> ImportOptions {
+        var options = ImportOptions(feedsDirectory: feeds, snapshotsDirectory: "\(temporary.path)/snapshots",
+                                    mappingsDirectory: RepositoryFiles.mappingsDirectory, dryRun: dryRun, parseThreads: 2)
+        options.force = force
+        return options
+    }
+
+    private func query(_ temporary: TemporaryDirectory) throws -> SnapshotQuery {
+        try SnapshotQuery("\(temporary.path)/snapshots/current")
+    }
+
+    @Test func aTruncatedFeedKeepsYesterdaysOffersStaleWhileOthersRefresh() throws {
+        let temporary = TemporaryDirectory()
+        let feeds = writeFeeds(temporary, pharmacies: 0..<10, daysAgo: 1)
+        let first = try ImportRun(options: options(temporary, feeds)).run().publishedVersion!
+        let yesterday = try query(temporary).value("SELECT last_refresh FROM pharmacies WHERE id = '1003'")
+
+        // Tonight: new prices everywhere, and pharmacy 1003's download is cut short.
+        _ = writeFeeds(temporary, pharmacies: 0..<10, daysAgo: 0, price: { _, item in "\(item + 1),50" })
+        var cut = RAXFeedBuilder(pharmacyID: "1003", exportedAt: RAXFeedBuilder.exportTime(daysAgo: 0))
+        cut.item("MM0", price: "9,99")
+        cut.includeTrailer = false
+        temporary.write("feeds/rax_1003.txt", bytes: cut.bytes)
+
+        let report = try ImportRun(options: options(temporary, feeds)).run()
+        #expect(report.publishedVersion != nil)
+        let db = try query(temporary)
+        #expect(db.rows("SELECT stale, last_refresh, item_count FROM pharmacies WHERE id = '1003'").first == ["1", yesterday, "10"])
+        #expect(db.int("SELECT price_cents FROM offers WHERE pharmacy_id = '1003' AND aptcode = 'MM0'") == 100)
+        #expect(db.int("SELECT price_cents FROM offers WHERE pharmacy_id = '1004' AND aptcode = 'MM0'") == 150)
+        #expect(db.int("SELECT count(*) FROM pharmacies WHERE stale = 1") == 1)
+        let manifest = try SnapshotDirectory(path: "\(temporary.path)/snapshots").readManifest(report.publishedVersion!)
+        #expect(manifest.carriedOver == [.init(kind: "pharmacy", key: "1003", fromVersion: first, lastRefresh: yesterday, dropped: false, offers: 10)])
+        #expect(manifest.inputs.first { $0.file == "rax_1003.txt" }?.outcome == "rejected")
+    }
+
+    @Test func carriedOffersAreDroppedWhenTooOld() throws {
+        let temporary = TemporaryDirectory()
+        let feeds = writeFeeds(temporary, pharmacies: 0..<20, daysAgo: 8)
+        _ = try ImportRun(options: options(temporary, feeds)).run()
+        try FileManager.default.removeItem(atPath: "\(feeds)/rax_1000.txt")
+        let report = try ImportRun(options: options(temporary, feeds)).run()
+        #expect(report.carriedOver.first?.dropped == true)
+        #expect(report.warnings.contains { $0.code == .staleDropped && $0.key == "1000" })
+        #expect(try query(temporary).int("SELECT count(*) FROM pharmacies WHERE id = '1000'") == 0)
+    }
+
+    @Test func halfTheFeedsMissingIsStoppedByAGateAndForcePublishesIt() throws {
+        let temporary = TemporaryDirectory()
+        let feeds = writeFeeds(temporary, pharmacies: 0..<10, daysAgo: 20)
+        let first = try ImportRun(options: options(temporary, feeds)).run().publishedVersion
+        for pharmacy in 0..<5 { try FileManager.default.removeItem(atPath: "\(feeds)/rax_\(1000 + pharmacy).txt") }
+
+        let blocked = try ImportRun(options: options(temporary, feeds)).run()
+        guard case .gates(let failures)? = blocked.blocked else { Issue.record("not blocked: \(String(describing: blocked.blocked))"); return }
+        #expect(failures.map(\.gate) == ["offers", "pharmacies"])
+        #expect(failures.first?.dropPercent == "50.0")
+        #expect(failures.first?.description.contains("100 → 50") == true)
+        let directory = SnapshotDirectory(path: "\(temporary.path)/snapshots")
+        #expect(directory.currentVersion() == first)
+        #expect(directory.versions().count == 1)
+
+        let forced = try ImportRun(options: options(temporary, feeds, force: true)).run()
+        let version = try #require(forced.publishedVersion)
+        #expect(directory.currentVersion() == version)
+        let manifest = try directory.readManifest(version)
+        #expect(manifest.forced)
+        #expect(manifest.forcedGates.count == 2)
+        #expect(try query(temporary).int("SELECT count(*) FROM offers") == 50)
+    }
+
+    @Test func anEmptyResultIsNeverPublishedEvenWithForce() throws {
+        let temporary = TemporaryDirectory()
+        let feeds = writeFeeds(temporary, pharmacies: 0..<2, daysAgo: 30)
+        _ = try ImportRun(options: options(temporary, feeds)).run()
+        for pharmacy in 0..<2 { try FileManager.default.removeItem(atPath: "\(feeds)/rax_\(1000 + pharmacy).txt") }
+        let report = try ImportRun(options: options(temporary, feeds, force: true)).run()
+        #expect(report.blocked == .emptyResult)
+    }
+
+    @Test func aFeedOverTheRejectRateIsRejectedWholeAndCarriedOver() throws {
+        let temporary = TemporaryDirectory()
+        let feeds = writeFeeds(temporary, pharmacies: 0..<3, items: 40, daysAgo: 1)
+        _ = try ImportRun(options: options(temporary, feeds)).run()
+        var noisy = RAXFeedBuilder(pharmacyID: "1001", exportedAt: RAXFeedBuilder.exportTime(daysAgo: 0))
+        for item in 0..<40 { noisy.item("MM\(item)", price: item < 3 ? "x" : "1,00") } // 3 of 40 = 7.5 %
+        temporary.write("feeds/rax_1001.txt", bytes: noisy.bytes)
+        let report = try ImportRun(options: options(temporary, feeds)).run()
+        let feed = try #require(report.feeds.first { $0.file == "rax_1001.txt" })
+        #expect(feed.outcome == .rejected)
+        #expect(feed.rejectsByReason == [.rejectRateExceeded: 40])
+        #expect(report.carriedOver.map(\.key) == ["1001"])
+    }
+
+    @Test func theDryRunDiffShowsAnExactPriceChange() throws {
+        let temporary = TemporaryDirectory()
+        let feeds = writeFeeds(temporary, pharmacies: 0..<3, daysAgo: 1)
+        _ = try ImportRun(options: options(temporary, feeds)).run()
+        _ = writeFeeds(temporary, pharmacies: 0..<3, daysAgo: 0, price: { pharmacy, item in
+            pharmacy == 2 && item == 4 ? "12,34" : "\(item + 1),00"
+        })
+        let report = try ImportRun(options: options(temporary, feeds, dryRun: true)).run()
+        let diff = try #require(report.diff)
+        #expect(diff.priceChanges == 1)
+        #expect(diff.largestPriceChanges == [.init(pharmacyID: "1002", aptcode: "MM4", oldCents: 500, newCents: 1234)])
+        #expect(ReportFormatter().format(report).contains("1002/MM4: 5.00 → 12.34 (+7.34)"))
+        // The JSON report carries the same and parses back.
+        let document = try JSONSerialization.jsonObject(with: RunReportDocument(report).encoded()) as? [String: Any]
+        let changes = (document?["diff"] as? [String: Any])?["largest_price_changes"] as? [[String: Any]]
+        #expect(changes?.first?["new_cents"] as? Int == 1234)
+        #expect(document?["dry_run"] as? Bool == true)
+    }
+
+    @Test func aMissingReimbursementListIsCarriedOver() throws {
+        let temporary = TemporaryDirectory()
+        let feeds = temporary.subdirectory("feeds")
+        for name in ["reimbursement_2011-05-01.xml", "atc.csv"] {
+            try FileManager.default.copyItem(atPath: RepositoryFiles.feed(name), toPath: "\(feeds)/\(name)")
+        }
+        var feed = RAXFeedBuilder(pharmacyID: "31937", exportedAt: RAXFeedBuilder.exportTime(daysAgo: 1))
+        feed.item("MM0007145", package: "1144976", atc: "J01AA02", price: "2,37")
+        temporary.write("feeds/rax.txt", bytes: feed.bytes)
+        let first = try ImportRun(options: options(temporary, feeds)).run().publishedVersion!
+        let before = try query(temporary).rows("SELECT * FROM offers")
+        try FileManager.default.removeItem(atPath: "\(feeds)/reimbursement_2011-05-01.xml")
+        try FileManager.default.removeItem(atPath: "\(feeds)/atc.csv")
+        let report = try ImportRun(options: options(temporary, feeds)).run()
+        #expect(Set(report.carriedOver.map(\.key)) == ["reimbursement_list", "atc"])
+        #expect(report.carriedOver.allSatisfy { $0.fromVersion == first })
+        let db = try query(temporary)
+        #expect(db.rows("SELECT * FROM offers") == before)
+        #expect(db.int("SELECT count(*) FROM reimbursements") == 6)
+        #expect(db.int("SELECT count(*) FROM atc") == 19)
+        #expect(db.value("SELECT value FROM meta WHERE key = 'reimbursement_valid_from'") == "2011-05-01")
+    }
+
+    @Test func metricsFileIsAValidTextfileAndKeepsTheLastSuccess() throws {
+        let temporary = TemporaryDirectory()
+        let path = "\(temporary.path)/ingest.prom"
+        let start = Date(timeIntervalSince1970: 1_800_000_000)
+        var report = RunReport(dryRun: false)
+        report.publishedVersion = "v"
+        report.rowCounts = ["offers": 5]
+        report.rejects = [Reject(file: "f", line: 1, key: "k", reason: .badPrice, message: "m")]
+        try RunMetrics(startedAt: start, finishedAt: start.addingTimeInterval(2), exitCode: 0, report: report).write(to: path)
+        try RunMetrics(startedAt: start.addingTimeInterval(100), finishedAt: start.addingTimeInterval(101), exitCode: 3, report: nil).write(to: path)
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        var values: [String: String] = [:]
+        for line in text.split(separator: "\n") where !line.hasPrefix("#") {
+            let parts = line.split(separator: " ")
+            #expect(parts.count == 2, "bad sample line \(line)")
+            #expect(Double(parts[1]) != nil)
+            values[String(parts[0])] = String(parts[1])
+        }
+        #expect(values["ingest_last_success_timestamp_seconds"] == "1800000002")
+        #expect(values["ingest_last_run_timestamp_seconds"] == "1800000101")
+        #expect(values["ingest_last_run_success"] == "0")
+        #expect(values["ingest_last_run_exit_code"] == "3")
+        let first = RunMetrics(startedAt: start, finishedAt: start, exitCode: 0, report: report).text(previous: nil)
+        #expect(first.contains("ingest_rejects{reason=\"bad_price\"} 1"))
+        #expect(first.contains("ingest_rows{table=\"offers\"} 5"))
+    }
+}
