@@ -35,3 +35,15 @@ public struct FeedResult: Sendable {
 }
 
 import IngestAdapters
+import IngestSnapshot
+
+extension FeedResult {
+    /// This file's entry in the manifest's `inputs` and the JSON report's `feeds`.
+    var manifestInput: Manifest.Input {
+        Manifest.Input(
+            file: file, size: size, sha256: sha256, kind: kind, adapter: adapter, outcome: outcome.rawValue,
+            pharmacyId: pharmacyID, exportedAt: exportedAt, read: read, accepted: accepted, rejected: rejected,
+            rejectsByReason: Dictionary(uniqueKeysWithValues: rejectsByReason.map { ($0.key.rawValue, $0.value) }),
+            message: message)
+    }
+}

@@ -178,14 +178,7 @@ public final class ImportRun {
         Manifest(
             version: version, schemaVersion: SnapshotSchema.version, createdAt: Self.utcTimestamp(options.now),
             importerVersion: options.importerVersion,
-            inputs: report.feeds.map { feed in
-                Manifest.Input(
-                    file: feed.file, size: feed.size, sha256: feed.sha256, kind: feed.kind, adapter: feed.adapter,
-                    outcome: feed.outcome.rawValue, pharmacyId: feed.pharmacyID, exportedAt: feed.exportedAt,
-                    read: feed.read, accepted: feed.accepted, rejected: feed.rejected,
-                    rejectsByReason: Dictionary(uniqueKeysWithValues: feed.rejectsByReason.map { ($0.key.rawValue, $0.value) }),
-                    message: feed.message)
-            },
+            inputs: report.feeds.map(\.manifestInput),
             rowCounts: report.rowCounts,
             rejectCounts: Dictionary(uniqueKeysWithValues: report.rejectCounts.map { ($0.key.rawValue, $0.value) }),
             warningCounts: Dictionary(uniqueKeysWithValues: report.warningCounts.map { ($0.key.rawValue, $0.value) }),

@@ -5,24 +5,6 @@ import IngestSnapshot
 /// `--report FILE`: the printed report as JSON, for scripts and dashboards.
 /// Keys are snake_case and stable; it is parsed back in tests.
 public struct RunReportDocument: Codable, Sendable {
-    public struct Feed: Codable, Sendable {
-        public var file: String
-        public var adapter: String?
-        public var kind: String?
-        public var outcome: String
-        public var pharmacyId: String?
-        public var exportedAt: String?
-        public var read: Int
-        public var accepted: Int
-        public var rejected: Int
-        public var rejectsByReason: [String: Int]
-        public var message: String?
-        enum CodingKeys: String, CodingKey {
-            case file, adapter, kind, outcome, read, accepted, rejected, message
-            case pharmacyId = "pharmacy_id", exportedAt = "exported_at", rejectsByReason = "rejects_by_reason"
-        }
-    }
-
     public var dryRun: Bool
     public var publishedVersion: String?
     public var previousVersion: String?
@@ -30,7 +12,8 @@ public struct RunReportDocument: Codable, Sendable {
     public var blocked: String?
     public var failedGates: [QualityGates.Failure]
     public var forcedGates: [QualityGates.Failure]
-    public var feeds: [Feed]
+    /// The same entries as the manifest's `inputs`.
+    public var feeds: [Manifest.Input]
     public var rowCounts: [String: Int]
     public var rejectCounts: [String: Int]
     public var warningCounts: [String: Int]
@@ -53,12 +36,7 @@ public struct RunReportDocument: Codable, Sendable {
         blocked = report.blocked?.description
         if case .gates(let failures) = report.blocked { failedGates = failures } else { failedGates = [] }
         forcedGates = report.forcedGates
-        feeds = report.feeds.map {
-            Feed(file: $0.file, adapter: $0.adapter, kind: $0.kind, outcome: $0.outcome.rawValue, pharmacyId: $0.pharmacyID,
-                 exportedAt: $0.exportedAt, read: $0.read, accepted: $0.accepted, rejected: $0.rejected,
-                 rejectsByReason: Dictionary(uniqueKeysWithValues: $0.rejectsByReason.map { ($0.key.rawValue, $0.value) }),
-                 message: $0.message)
-        }
+        feeds = report.feeds.map(\.manifestInput)
         rowCounts = report.rowCounts
         rejectCounts = Dictionary(uniqueKeysWithValues: report.rejectCounts.map { ($0.key.rawValue, $0.value) })
         warningCounts = Dictionary(uniqueKeysWithValues: report.warningCounts.map { ($0.key.rawValue, $0.value) })
