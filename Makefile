@@ -6,7 +6,7 @@ SNAPSHOTS ?= var/snapshots
 PACKAGES := libsqlite3-dev libxml2-dev libcsv-dev pkg-config tzdata sqlite3 time python3
 SUDO     := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
 
-.PHONY: setup build run dry-run test clean noom-memory
+.PHONY: setup build run dry-run test clean noom-memory testdb
 
 setup:
 	@missing=""; \
@@ -40,3 +40,8 @@ clean:
 noom-memory: build
 	python3 bench/large_noom.py var/bench/noom_big.xml 210
 	/usr/bin/time -v $(INGEST) check var/bench/noom_big.xml 2>&1 | grep -E "read |Maximum resident|Elapsed"
+
+# A small example database for a first look (see `ingest testdb --help` for sizes).
+testdb: build
+	mkdir -p var
+	$(INGEST) testdb --out var/testdb.sqlite --pharmacies 20 --items 500 --seed 1

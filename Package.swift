@@ -61,10 +61,15 @@ let package = Package(
                 .product(name: "TOMLKit", package: "TOMLKit"),
             ]
         ),
+        // Deterministic feeds folders of any size, with known faults and their ground truth.
+        .target(
+            name: "IngestGenerator",
+            dependencies: ["IngestCore"]
+        ),
         .executableTarget(
             name: "IngestCLI",
             dependencies: [
-                "IngestPipeline", "IngestSnapshot", "IngestCore",
+                "IngestPipeline", "IngestSnapshot", "IngestCore", "IngestGenerator",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -82,5 +87,6 @@ let package = Package(
         .testTarget(name: "IngestSnapshotTests", dependencies: ["IngestSnapshot", "IngestTestSupport", "CSQLite"]),
         .testTarget(name: "IngestPipelineTests", dependencies: ["IngestPipeline", "IngestTestSupport", "CSQLite"]),
         .testTarget(name: "IngestCLITests", dependencies: ["IngestCLI", "IngestTestSupport", "IngestSnapshot", "CSQLite"]),
+        .testTarget(name: "IngestGeneratorTests", dependencies: ["IngestGenerator", "IngestPipeline", "IngestSnapshot", "IngestTestSupport", "CSQLite"]),
     ]
 )

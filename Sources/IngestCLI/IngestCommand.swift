@@ -9,7 +9,7 @@ struct IngestCommand: ParsableCommand {
         abstract: "Import pharmacy stock feeds and reference data into a versioned SQLite snapshot.",
         discussion: ExitStatus.helpText,
         version: "0.1.0",
-        subcommands: [ImportCommand.self, SnapshotsCommand.self, AdaptersCommand.self, CheckCommand.self],
+        subcommands: [ImportCommand.self, SnapshotsCommand.self, AdaptersCommand.self, CheckCommand.self, GenerateCommand.self, TestDatabaseCommand.self],
         defaultSubcommand: ImportCommand.self
     )
 }

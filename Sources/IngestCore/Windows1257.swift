@@ -13,6 +13,7 @@ import Darwin
 public struct Windows1257: Sendable {
     /// UTF-8 bytes for each byte value; empty for bytes cp1257 leaves undefined.
     private let table: [[UInt8]]
+    private let reverse: [Unicode.Scalar: UInt8]
 
     public static let shared = Windows1257()
 
@@ -39,6 +40,11 @@ public struct Windows1257: Sendable {
             iconv(converter, nil, nil, nil, nil) // reset shift state after an error
         }
         self.table = table
+        var reverse: [Unicode.Scalar: UInt8] = [:]
+        for value in 0x80..<256 where !table[value].isEmpty {
+            if let scalar = String(decoding: table[value], as: UTF8.self).unicodeScalars.first { reverse[scalar] = UInt8(value) }
+        }
+        self.reverse = reverse
     }
 
     /// The text, or nil if it holds a byte cp1257 does not define or a NUL.
@@ -65,6 +71,21 @@ public struct Windows1257: Sendable {
 
     public func decode(_ bytes: [UInt8]) -> String? {
         bytes.withUnsafeBufferPointer { decode($0) }
+    }
+
+    /// The text as Windows-1257 bytes, or nil if a character has no byte there.
+    public func encode(_ text: String) -> [UInt8]? {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.utf8.count)
+        for scalar in text.unicodeScalars {
+            if scalar.value < 0x80 {
+                bytes.append(UInt8(scalar.value))
+                continue
+            }
+            guard let byte = reverse[scalar] else { return nil }
+            bytes.append(byte)
+        }
+        return bytes
     }
 
     /// Whether `byte` has a character in cp1257.

@@ -66,6 +66,7 @@ public struct MappedCSVStockAdapter: StockFeedAdapter {
         var records = MappedRecordReader(mapping: mapping, fileName: file.name)
         var columnIndex: [String: Int] = [:]
         var headerCount: Int?
+        var headerFailure: FeedFailure?
         let (delimiter, quote, hasHeader) = settings
         var result = output
         do {
@@ -78,9 +79,15 @@ public struct MappedCSVStockAdapter: StockFeedAdapter {
                         columnIndex[name] = index
                     }
                     headerCount = row.fields.count
-                    for (field, column) in mapping.columns.sorted(by: { $0.key.rawValue < $1.key.rawValue }) where columnIndex[column] == nil {
-                        throw FeedFailure(reason: .badHeader, message: "the header has no column '\(column)' for \(field.rawValue) (renamed?); the feed is not loaded", line: row.line)
+                    if let missing = mapping.columns.sorted(by: { $0.key.rawValue < $1.key.rawValue }).first(where: { columnIndex[$0.value] == nil }) {
+                        // Keep reading: every row is counted and rejected with the header's fault.
+                        headerFailure = FeedFailure(reason: .badHeader, message: "the header has no column '\(missing.value)' for \(missing.key.rawValue) (renamed?); the feed is not loaded", line: row.line)
                     }
+                    return
+                }
+                if let headerFailure {
+                    if stopAfterFirstRecord { throw headerFailure }
+                    result.reject(line: row.line, key: "", reason: headerFailure.reason, message: headerFailure.message)
                     return
                 }
                 if let expected = headerCount, row.fields.count != expected {
@@ -106,6 +113,7 @@ public struct MappedCSVStockAdapter: StockFeedAdapter {
                 }
                 records.read(line: row.line, output: &result, lookup)
             }
+            if let headerFailure { result.failure = headerFailure }
         } catch is StopReading {
         } catch let failure as FeedFailure {
             result.failure = failure

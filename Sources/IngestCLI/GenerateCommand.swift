@@ -1,0 +1,72 @@
+import ArgumentParser
+import Foundation
+import IngestGenerator
+
+/// The generator's options, shared by `generate` and `testdb`.
+struct GeneratorOptions: ParsableArguments {
+    @Option(name: .long, help: "Number of pharmacies.")
+    var pharmacies = 20
+
+    @Option(name: .long, help: "Number of items (each pharmacy stocks all of them).")
+    var items = 200
+
+    @Option(name: .long, help: "Seed: the same options and seed give byte-identical feeds.")
+    var seed: UInt64 = 1
+
+    @Option(name: .long, help: "Stock feed formats, comma-separated: rax, noom, csv.")
+    var formats = "rax,noom,csv"
+
+    @Option(name: .long, help: "Share of records written with a fault, 0 to 1 (0: a clean folder).")
+    var badRate = 0.0
+
+    @Option(name: .long, help: "Folder holding patient_price_rules.toml, copied into the generated mappings.")
+    var rulesFrom = "mappings"
+
+    func validate() throws {
+        guard pharmacies >= 1, items >= 1 else { throw ValidationError("--pharmacies and --items must be at least 1") }
+        guard (0...1).contains(badRate) else { throw ValidationError("--bad-rate is a share from 0 to 1") }
+        _ = try parsedFormats()
+    }
+
+    func parsedFormats() throws -> [GeneratedFormat] {
+        let names = formats.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        let parsed = names.compactMap(GeneratedFormat.init(rawValue:))
+        guard !parsed.isEmpty, parsed.count == names.count else {
+            throw ValidationError("--formats takes rax, noom and csv, comma-separated; got '\(formats)'")
+        }
+        return parsed
+    }
+
+    var generatorOptions: FeedGenerator.Options {
+        get throws {
+            FeedGenerator.Options(pharmacies: pharmacies, items: items, seed: seed, formats: try parsedFormats(), badRate: badRate,
+                                  rulesSource: "\(rulesFrom)/patient_price_rules.toml")
+        }
+    }
+}
+
+/// `ingest generate`: a feeds folder of any size with known faults.
+struct GenerateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "generate",
+        abstract: "Write a deterministic feeds folder (OUT/feeds), its mappings (OUT/mappings) and OUT/ground-truth.json.",
+        discussion: ExitStatus.helpText
+    )
+
+    @Option(name: .long, help: "Folder to create the feeds, mappings and ground truth in.")
+    var out: String
+
+    @OptionGroup var generator: GeneratorOptions
+
+    func run() throws {
+        let options = try generator.generatorOptions
+        do {
+            let truth = try FeedGenerator(options: options).generate(into: out)
+            let records = truth.feeds.values.reduce(0) { $0 + $1.read }
+            print("generated \(truth.feeds.count) files with \(records) records into \(out)/feeds; mappings in \(out)/mappings; counts in \(out)/ground-truth.json")
+        } catch {
+            printError("ingest: \(error)")
+            throw ExitStatus.cannotWrite.exitCode
+        }
+    }
+}

@@ -1,0 +1,50 @@
+import ArgumentParser
+import Foundation
+import IngestGenerator
+import IngestPipeline
+import IngestSnapshot
+
+/// `ingest testdb`: generate, import and hand over the snapshot, in one step.
+struct TestDatabaseCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "testdb",
+        abstract: "Generate feeds into a temporary folder, import them, and copy the snapshot to FILE.",
+        discussion: ExitStatus.helpText
+    )
+
+    @Option(name: .long, help: "Where to write the snapshot (an SQLite file).")
+    var out: String
+
+    @OptionGroup var generator: GeneratorOptions
+
+    func run() throws {
+        let scratch = NSTemporaryDirectory() + "ingest-testdb-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        let truth: GroundTruth
+        do { truth = try FeedGenerator(options: try generator.generatorOptions).generate(into: scratch) } catch {
+            printError("ingest: \(error)")
+            throw ExitStatus.cannotWrite.exitCode
+        }
+        var options = ImportOptions(feedsDirectory: "\(scratch)/feeds", snapshotsDirectory: "\(scratch)/snapshots",
+                                    mappingsDirectory: "\(scratch)/mappings")
+        options.gates.maxRejectRatePercent = truth.maxRejectRatePercent
+        let report: RunReport
+        do { report = try ImportRun(options: options).run() } catch {
+            printError("ingest: \(error)")
+            throw ImportCommand.status(for: error).exitCode
+        }
+        guard let published = report.snapshotPath else {
+            printError("ingest: the generated feeds produced no snapshot: \(report.blocked.map { "\($0)" } ?? "unknown")")
+            throw ExitStatus.emptyResult.exitCode
+        }
+        do {
+            try? FileManager.default.removeItem(atPath: out)
+            try FileManager.default.copyItem(atPath: published, toPath: out)
+        } catch {
+            printError("ingest: cannot write \(out): \(error)")
+            throw ExitStatus.cannotWrite.exitCode
+        }
+        let counts = ["pharmacies", "items", "offers"].map { "\($0) \(report.rowCounts[$0, default: 0])" }.joined(separator: ", ")
+        print("wrote \(out): \(counts)")
+    }
+}

@@ -1,0 +1,123 @@
+import Foundation
+import IngestCore
+
+/// `ingest generate`: a complete, deterministic feeds folder per FEEDS.md
+/// (`OUT/feeds`), the mappings it needs (`OUT/mappings`) and, beside them,
+/// `OUT/ground-truth.json` with the counts an import must report.
+public struct FeedGenerator: Sendable {
+    public struct Options: Sendable {
+        public var pharmacies: Int
+        public var items: Int
+        public var seed: UInt64
+        public var formats: [GeneratedFormat]
+        /// Share of records written with a fault (0 for a clean folder).
+        public var badRate: Double
+        /// The patient price rules file copied into the generated mappings.
+        public var rulesSource: String
+        /// The importer's reject-rate gate the ground truth assumes.
+        public var maxRejectRatePercent = 5
+
+        public init(pharmacies: Int, items: Int, seed: UInt64, formats: [GeneratedFormat] = GeneratedFormat.allCases,
+                    badRate: Double = 0, rulesSource: String) {
+            self.pharmacies = pharmacies
+            self.items = items
+            self.seed = seed
+            self.formats = formats
+            self.badRate = badRate
+            self.rulesSource = rulesSource
+        }
+    }
+
+    public let options: Options
+    public init(options: Options) { self.options = options }
+
+    /// Noom for half the pharmacies when it is among the formats (it is what
+    /// most pharmacies run), the other formats in turn for the rest.
+    func format(of index: Int) -> GeneratedFormat {
+        let formats = options.formats
+        guard formats.count > 1, formats.contains(.noom) else { return formats[index % formats.count] }
+        if index % 2 == 0 { return .noom }
+        let others = formats.filter { $0 != .noom }
+        return others[(index / 2) % others.count]
+    }
+
+    static func pharmacyID(_ index: Int) -> String { String(10_000 + index) }
+
+    public func generate(into out: String) throws -> GroundTruth {
+        let feeds = "\(out)/feeds"
+        let mappings = "\(out)/mappings"
+        for directory in [feeds, mappings] {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        }
+        guard let rules = try? Data(contentsOf: URL(fileURLWithPath: options.rulesSource)) else {
+            throw GeneratorError.missingRules(options.rulesSource)
+        }
+        try rules.write(to: URL(fileURLWithPath: "\(mappings)/patient_price_rules.toml"))
+        if options.formats.contains(.csv) {
+            try Data(StockFeedWriter.mapping.utf8).write(to: URL(fileURLWithPath: "\(mappings)/generated_chain.mapping.toml"))
+        }
+
+        let catalog = GeneratedCatalog(items: options.items, seed: options.seed)
+        var truth = GroundTruth(seed: options.seed, pharmacies: options.pharmacies, items: options.items, badRate: options.badRate,
+                                formats: options.formats.map(\.rawValue), maxRejectRatePercent: options.maxRejectRatePercent, feeds: [:])
+        let reference = ReferenceFileWriter(catalog: catalog, pharmacies: options.pharmacies, seed: options.seed, badRate: options.badRate,
+                                            name: Self.pharmacyName)
+        for (file, counts) in try reference.write(to: feeds) { truth.feeds[file] = counts }
+
+        let writers = (0..<options.pharmacies).map { stockWriter(index: $0, catalog: catalog) }
+        let results = ResultSlots(count: writers.count)
+        let maxRejectRate = options.maxRejectRatePercent
+        DispatchQueue.concurrentPerform(iterations: writers.count) { index in
+            results.set(index, Result { try writers[index].write(to: feeds, maxRejectRate: maxRejectRate) })
+        }
+        for (writer, result) in zip(writers, results.values) { truth.feeds[writer.fileName] = try result!.get() }
+
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        try encoder.encode(truth).write(to: URL(fileURLWithPath: "\(out)/ground-truth.json"))
+        return truth
+    }
+
+    static func pharmacyName(_ index: Int) -> String {
+        var random = SeededRandom(seed: UInt64(index), stream: 7)
+        return "APTEEK " + GeneratedCatalog.word(&random, syllables: 3).uppercased()
+    }
+
+    /// With faults on, the first feeds of each format are broken whole, one
+    /// way each, so every feed-level reason appears once.
+    private func stockWriter(index: Int, catalog: GeneratedCatalog) -> StockFeedWriter {
+        let format = format(of: index)
+        var whole: StockFeedWriter.WholeFault?
+        if options.badRate > 0 {
+            let nth = (0..<index).filter { self.format(of: $0) == format }.count
+            switch (format, nth) {
+            case (.rax, 0): whole = .truncated
+            case (.rax, 1): whole = .unsupportedVersion
+            case (.noom, 0): whole = .summaryMismatch
+            case (.noom, 1): whole = .malformed
+            case (.noom, 2): whole = .unsafe
+            case (.csv, 0): whole = .renamedHeader
+            default: whole = nil
+            }
+        }
+        return StockFeedWriter(catalog: catalog, pharmacyID: Self.pharmacyID(index), pharmacyName: Self.pharmacyName(index), index: index,
+                               format: format, badRate: options.badRate, wholeFault: whole, seed: options.seed)
+    }
+}
+
+/// Results of the parallel writers, by index.
+private final class ResultSlots: @unchecked Sendable {
+    private let lock = NSLock()
+    private var slots: [Result<GroundTruth.Feed, Error>?]
+    init(count: Int) { slots = Array(repeating: nil, count: count) }
+    func set(_ index: Int, _ value: Result<GroundTruth.Feed, Error>) {
+        lock.lock()
+        slots[index] = value
+        lock.unlock()
+    }
+    var values: [Result<GroundTruth.Feed, Error>?] {
+        lock.lock()
+        defer { lock.unlock() }
+        return slots
+    }
+}

@@ -1,0 +1,151 @@
+import Foundation
+
+/// The reference files of a generated folder: registry, reimbursement list,
+/// ATC, ICD-10 and GS1 datasheets, with faults at the chosen rate.
+struct ReferenceFileWriter {
+    let catalog: GeneratedCatalog
+    let pharmacies: Int
+    let seed: UInt64
+    let badRate: Double
+    let name: (Int) -> String
+
+    /// Diagnosis items in each notation the catalog uses.
+    static let itemsPerNotation = ["(A50-A53)*": 1, "I21*; I22*; I25.2*": 3, "E10-E11; E13-14; E89.1; O24": 4,
+                                   "M05-M06; M08, M45*, L40.5": 4, "C00-C97, D00-D09**": 2, "G35***": 1, "J45; J46*": 2]
+    static let regions = ["TALLINN", "TARTU", "PÄRNU", "NARVA", "VILJANDI", "RAKVERE", "KURESSAARE", "VÕRU"]
+
+    func write(to directory: String) throws -> [(String, GroundTruth.Feed)] {
+        var random = SeededRandom(seed: seed, stream: 2)
+        return [
+            ("pharmacies.csv", try registry(directory, &random)),
+            ("reimbursement_2025-01-01.xml", try reimbursement(directory, &random)),
+            ("atc.csv", try atc(directory)),
+            ("icd10.csv", try icd10(directory)),
+            ("gs1_datasheets.xml", try gs1(directory, &random)),
+        ]
+    }
+
+    private func registry(_ directory: String, _ random: inout SeededRandom) throws -> GroundTruth.Feed {
+        var truth = GroundTruth.Feed()
+        var sink = try ByteSink(path: "\(directory)/pharmacies.csv")
+        defer { sink.close() }
+        sink.append("id,name,chain_id,region,address,phone,open_hours,latitude,longitude\n")
+        for index in 0..<pharmacies {
+            let region = Self.regions[index % Self.regions.count]
+            // With faults on, row 1 always has one, so the reason is always present.
+            let bad = index > 0 && badRate > 0 && (index == 1 || random.chance(badRate))
+            let latitude = bad ? "95.0000" : String(format: "%.6f", 57.6 + Double(random.int(0...2000)) / 1000)
+            let longitude = String(format: "%.6f", 21.9 + Double(random.int(0...6000)) / 1000)
+            sink.append("\(FeedGenerator.pharmacyID(index)),\(name(index)),\(index % 7),\(region),\"Tänav \(index % 97 + 1), \(region.capitalized)\",+372-600-\(String(format: "%04d", index % 10_000)),\"E-R 9-19; L 10-16\",\(latitude),\(longitude)\n")
+            if bad { truth.reject("bad_coordinates") } else { truth.accept() }
+        }
+        return truth
+    }
+
+    private func reimbursement(_ directory: String, _ random: inout SeededRandom) throws -> GroundTruth.Feed {
+        var truth = GroundTruth.Feed()
+        var sink = try ByteSink(path: "\(directory)/reimbursement_2025-01-01.xml")
+        defer { sink.close() }
+        sink.append("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<reimbursementList validFrom=\"2025-01-01\">\n  <legend>\n")
+        sink.append("    <abbr code=\"rv\">ravimi väljakirjutamise õigus</abbr>\n    <abbr code=\"e\">eriarst</abbr>\n  </legend>\n")
+        truth.accept()
+        truth.accept()
+        var badDiagnosisWritten = false // with faults on, at least one
+        for (index, package) in catalog.packages.enumerated() {
+            let badCode = index > 0 && badRate > 0 && (index == 1 || random.chance(badRate))
+            var code = package.code
+            if badCode { code = String(code.dropLast()) + String((Int(String(code.last!))! + 1) % 10) }
+            sink.append("  <package code=\"\(code)\">\n")
+            if let limit = package.limitCents { sink.append("    <limitPrice>\(limit / 100).\(String(format: "%02d", limit % 100))</limitPrice>\n") }
+            var diagnosisItems: [(good: Int, bad: Int)] = []
+            for tier in package.tiers {
+                guard let diagnoses = tier.diagnoses else { sink.append("    <tier rate=\"\(tier.rate)\"/>\n"); continue }
+                let badItem = badRate > 0 && (!badDiagnosisWritten || random.chance(badRate))
+                if badItem, !badCode { badDiagnosisWritten = true }
+                sink.append("    <tier rate=\"\(tier.rate)\">\n      <diagnoses>\(diagnoses)\(badItem ? "; XX1" : "")</diagnoses>\n")
+                if let info = tier.info { sink.append("      <info>\(info)</info>\n") }
+                sink.append("    </tier>\n")
+                diagnosisItems.append((Self.itemsPerNotation[diagnoses]!, badItem ? 1 : 0))
+            }
+            sink.append("  </package>\n")
+            if badCode {
+                truth.reject("bad_package_code") // its diagnosis items are not read
+            } else {
+                truth.accept()
+                for (good, bad) in diagnosisItems {
+                    for _ in 0..<good { truth.accept() }
+                    for _ in 0..<bad { truth.reject("bad_diagnosis") }
+                }
+            }
+        }
+        sink.append("</reimbursementList>\n")
+        return truth
+    }
+
+    private func atc(_ directory: String) throws -> GroundTruth.Feed {
+        var truth = GroundTruth.Feed()
+        var sink = try ByteSink(path: "\(directory)/atc.csv")
+        defer { sink.close() }
+        sink.append("code;name\n")
+        for entry in catalog.atc {
+            sink.append("\(entry.code);\(entry.name)\n")
+            truth.accept()
+        }
+        if badRate > 0 {
+            sink.append("A1;vale kuju\nZ99AA01;vanemata rühm\n")
+            truth.reject("bad_atc_code")
+            truth.reject("missing_parent")
+        }
+        return truth
+    }
+
+    private func icd10(_ directory: String) throws -> GroundTruth.Feed {
+        var truth = GroundTruth.Feed()
+        var sink = try ByteSink(path: "\(directory)/icd10.csv")
+        defer { sink.close() }
+        sink.append("code;name\n")
+        for entry in catalog.icd10 {
+            sink.append("\(entry.code);\(entry.name)\n")
+            truth.accept()
+        }
+        if badRate > 0 {
+            sink.append("XX;vale kood\n")
+            truth.reject("bad_icd10_code")
+        }
+        return truth
+    }
+
+    private func gs1(_ directory: String, _ random: inout SeededRandom) throws -> GroundTruth.Feed {
+        var truth = GroundTruth.Feed()
+        var sink = try ByteSink(path: "\(directory)/gs1_datasheets.xml")
+        defer { sink.close() }
+        sink.append("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<tradeItemDatasheet xmlns=\"urn:gs1:datasheet:1\">\n")
+        for (index, item) in catalog.items.enumerated() where index % 3 == 0 {
+            let corrupt = index == 3 && badRate > 0
+            let gtin = corrupt ? String(item.gtin.dropLast()) + String((Int(String(item.gtin.last!))! + 1) % 10) : item.gtin
+            sink.append("  <tradeItem>\n    <gtin>0\(gtin)</gtin>\n    <unitDescriptor>BASE_UNIT_OR_EACH</unitDescriptor>\n")
+            sink.append("    <brandName>\(item.producer.replacingOccurrences(of: "'", with: "&apos;"))</brandName>\n")
+            sink.append("    <description lang=\"et\">\(item.name)</description>\n    <netContent unit=\"H87\">\(random.int(1...100))</netContent>\n")
+            sink.append("    <imageUrl>http://images.example/\(item.gtin).jpg</imageUrl>\n    <inspection>\n")
+            for attribute in ["description", "netContent", "imageUrl"] {
+                sink.append("      <attribute id=\"\(attribute)\" result=\"\(random.int(0...3))\"/>\n")
+            }
+            sink.append("    </inspection>\n  </tradeItem>\n")
+            if corrupt { truth.reject("bad_gtin_check_digit") } else { truth.accept() }
+            if index % 9 == 0 {
+                let caseGTIN = GeneratedCatalog.withCheckDigit(gtin12: "1" + item.gtin.dropLast())
+                sink.append("  <tradeItem>\n    <gtin>\(caseGTIN)</gtin>\n    <unitDescriptor>CASE</unitDescriptor>\n")
+                sink.append("    <description lang=\"et\">\(item.name), KARP 12</description>\n    <netContent unit=\"H87\">12</netContent>\n")
+                sink.append("    <child gtin=\"0\(item.gtin)\" quantity=\"12\"/>\n  </tradeItem>\n")
+                truth.accept()
+            }
+        }
+        if badRate > 0 {
+            let orphan = GeneratedCatalog.withCheckDigit(gtin12: "2474" + String(format: "%09d", 1))
+            sink.append("  <tradeItem>\n    <gtin>\(orphan)</gtin>\n    <unitDescriptor>CASE</unitDescriptor>\n  </tradeItem>\n")
+            truth.reject("bad_hierarchy")
+        }
+        sink.append("</tradeItemDatasheet>\n")
+        return truth
+    }
+}

@@ -1,0 +1,251 @@
+import Foundation
+import IngestCore
+
+/// The stock feed formats the generator writes.
+public enum GeneratedFormat: String, Sendable, CaseIterable {
+    case rax, noom, csv
+}
+
+/// One pharmacy's stock, written in its format with faults injected at the
+/// chosen rate; the ground truth is counted from what is actually written.
+struct StockFeedWriter {
+    enum Fault: CaseIterable {
+        case badPrice, badQuantity, badPackageCode, badGTIN, badFieldCount, missingName, duplicateKey
+
+        var reason: String {
+            switch self {
+            case .badPrice: return "bad_price"
+            case .badQuantity: return "bad_quantity"
+            case .badPackageCode: return "bad_package_code"
+            case .badGTIN: return "bad_gtin_check_digit"
+            case .badFieldCount: return "bad_field_count"
+            case .missingName: return "missing_field"
+            case .duplicateKey: return "duplicate_key"
+            }
+        }
+    }
+
+    /// Faults that break the whole feed.
+    enum WholeFault { case truncated, unsupportedVersion, summaryMismatch, malformed, unsafe, renamedHeader }
+
+    let catalog: GeneratedCatalog
+    let pharmacyID: String
+    let pharmacyName: String
+    let index: Int
+    let format: GeneratedFormat
+    let badRate: Double
+    let wholeFault: WholeFault?
+    let seed: UInt64
+
+    struct Line {
+        var item: GeneratedCatalog.Item
+        var cents: Int
+        var quantity: Int
+        var fault: Fault?
+    }
+
+    /// RAX version and currency follow the export date, as they did in the field.
+    var raxVersion: String { index % 4 == 1 ? "3.2" : (index % 2 == 0 ? "3.1" : "3.2") }
+    var usesKroons: Bool { format == .rax && index % 4 == 1 }
+
+    /// Local export time: kroon-era feeds at the end of 2010, the others in 2025.
+    var exportParts: (year: Int, month: Int, day: Int, hour: Int, minute: Int) {
+        usesKroons ? (2010, 12, 30, 23, index % 60) : (2025, 11, 20, 23, index % 60)
+    }
+
+    var fileName: String {
+        let t = exportParts
+        switch format {
+        case .rax: return String(format: "rax_%@_%04d%02d%02d%02d%02d.txt", pharmacyID, t.year, t.month, t.day, t.hour, t.minute)
+        case .noom: return String(format: "noom_%@_%04d%02d%02d.xml", pharmacyID, t.year, t.month, t.day)
+        case .csv: return String(format: "chain_%@_%04d-%02d-%02d.csv", pharmacyID, t.year, t.month, t.day)
+        }
+    }
+
+    private var allowedFaults: [Fault] {
+        switch format {
+        case .rax: return raxVersion == "3.1" ? Fault.allCases.filter { $0 != .badPackageCode } : Fault.allCases
+        case .noom: return Fault.allCases.filter { $0 != .badFieldCount }
+        case .csv: return Fault.allCases
+        }
+    }
+
+    func lines() -> [Line] {
+        var random = SeededRandom(seed: seed, stream: 1000 + UInt64(index))
+        let faults = allowedFaults
+        var nextFault = index % faults.count
+        return catalog.items.enumerated().map { offset, item in
+            let factor = 90 + (index * 7 + offset * 13) % 21
+            var line = Line(item: item, cents: max(1, item.baseCents * factor / 100), quantity: random.int(0...60), fault: nil)
+            if offset > 0, badRate > 0, random.chance(badRate) {
+                line.fault = faults[nextFault % faults.count]
+                nextFault += 1
+            }
+            return line
+        }
+    }
+
+    /// Writes the feed and returns its expected counts.
+    func write(to directory: String, maxRejectRate: Int) throws -> GroundTruth.Feed {
+        var truth = GroundTruth.Feed()
+        let lines = lines()
+        var sink = try ByteSink(path: "\(directory)/\(fileName)")
+        defer { sink.close() }
+        switch format {
+        case .rax: try writeRAX(lines, into: &sink, truth: &truth)
+        case .noom: writeNoom(lines, into: &sink, truth: &truth)
+        case .csv: writeCSV(lines, into: &sink, truth: &truth)
+        }
+        switch wholeFault {
+        case .truncated?: truth.rejectWhole("trailer_mismatch")
+        case .unsupportedVersion?: truth.rejectWhole("unsupported_version")
+        case .summaryMismatch?: truth.rejectWhole("summary_mismatch")
+        case .malformed?: truth.rejectWhole("malformed_xml")
+        case .unsafe?: truth.rejectWhole("unsafe_xml")
+        case .renamedHeader?: truth.rejectWhole("bad_header")
+        case nil:
+            if truth.read > 0, truth.rejected * 100 > maxRejectRate * truth.read { truth.rejectWhole("reject_rate_exceeded") }
+        }
+        return truth
+    }
+
+    private func count(_ line: Line, _ truth: inout GroundTruth.Feed) {
+        if let fault = line.fault { truth.reject(fault.reason) } else { truth.accept() }
+    }
+
+    private func euros(_ cents: Int, separator: String) -> String {
+        "\(cents / 100)\(separator)\(String(format: "%02d", cents % 100))"
+    }
+
+    private func badGTIN(_ gtin: String) -> String {
+        String(gtin.dropLast()) + String((Int(String(gtin.last!))! + 1) % 10)
+    }
+
+    private func badPackage(_ code: String?) -> String {
+        guard let code else { return "1234567" }
+        return String(code.dropLast()) + String((Int(String(code.last!))! + 1) % 10)
+    }
+
+    // MARK: RAX
+
+    private func writeRAX(_ lines: [Line], into sink: inout ByteSink, truth: inout GroundTruth.Feed) throws {
+        let t = exportParts
+        let version = wholeFault == .unsupportedVersion ? "3.3" : raxVersion
+        let header = String(format: "H;RAX;%@;%@;%@;%04d%02d%02dT%02d%02d;%@\r\n", version, pharmacyID, pharmacyName,
+                            t.year, t.month, t.day, t.hour, t.minute, usesKroons ? "EEK" : "EUR")
+        sink.append(Windows1257.shared.encode(header)!)
+        var quantitySum = 0
+        let first = lines[0].item.aptcode
+        for line in lines {
+            let item = line.item
+            var fields = ["I", line.fault == .duplicateKey ? first : item.aptcode]
+            if raxVersion == "3.2" { fields.append(line.fault == .badPackageCode ? badPackage(item.packageCode) : item.packageCode ?? "") }
+            let cents = usesKroons ? Int((Double(line.cents) * 15.6466).rounded()) : line.cents
+            let price = line.fault == .badPrice ? "1.234,00" : euros(cents, separator: ",")
+            let quantity = line.fault == .badQuantity ? -line.quantity - 1 : line.quantity
+            fields += [line.fault == .badGTIN ? badGTIN(item.gtin) : item.gtin,
+                       line.fault == .missingName ? "" : item.name, item.producer, item.atc ?? ""]
+            if line.fault != .badFieldCount { fields.append(item.substance ?? "") }
+            fields += [price, String(quantity)]
+            quantitySum += quantity
+            sink.append(Windows1257.shared.encode(fields.joined(separator: ";") + "\r\n")!)
+            count(line, &truth)
+        }
+        if wholeFault != .truncated { sink.append("T;\(lines.count);\(quantitySum)\r\n") }
+    }
+
+    // MARK: Noom
+
+    private func writeNoom(_ lines: [Line], into sink: inout ByteSink, truth: inout GroundTruth.Feed) {
+        let t = exportParts
+        sink.append("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
+        if wholeFault == .unsafe { sink.append("<!DOCTYPE stockExport [<!ENTITY x SYSTEM \"file:///etc/passwd\">]>\n") }
+        sink.append(String(format: "<stockExport xmlns=\"urn:noom:stock:2\" version=\"2.1\" generated=\"%04d-%02d-%02dT%02d:%02d:00+02:00\">\n",
+                           t.year, t.month, t.day, t.hour, t.minute))
+        sink.append("  <pharmacy id=\"\(pharmacyID)\" chain=\"\(index % 7)\">\(pharmacyName)</pharmacy>\n  <items currency=\"EUR\">\n")
+        let first = lines[0].item.aptcode
+        let cut = wholeFault == .malformed ? lines.count / 2 : lines.count
+        for line in lines.prefix(cut) {
+            let item = line.item
+            let aptcode = line.fault == .duplicateKey ? first : item.aptcode
+            var package = item.packageCode.map { " packageCode=\"\($0)\"" } ?? ""
+            if line.fault == .badPackageCode { package = " packageCode=\"\(badPackage(item.packageCode))\"" }
+            // Net price from the shelf price: cents × 100 / (100 + VAT), to the cent.
+            let net = line.cents * 100 / (100 + item.vatPercent)
+            let price = line.fault == .badPrice ? "abc" : euros(net, separator: ".")
+            sink.append("    <item aptcode=\"\(aptcode)\"\(package)>\n      <gtin>\(line.fault == .badGTIN ? badGTIN(item.gtin) : item.gtin)</gtin>\n")
+            if line.fault != .missingName { sink.append("      <name>\(item.name)</name>\n") }
+            sink.append("      <producer>\(item.producer.replacingOccurrences(of: "'", with: "&apos;"))</producer>\n")
+            if let atc = item.atc { sink.append("      <atc>\(atc)</atc>\n") }
+            if let substance = item.substance { sink.append("      <substance>\(substance)</substance>\n") }
+            sink.append("      <price net=\"\(price)\" vatRate=\"\(item.vatPercent)\"/>\n")
+            sink.append("      <stock>\(line.fault == .badQuantity ? -1 : line.quantity)</stock>\n    </item>\n")
+            if wholeFault != .unsafe { count(line, &truth) }
+        }
+        if wholeFault == .malformed {
+            sink.append("    <item aptcode=\"CUT\"><name>cut off here")
+            return
+        }
+        sink.append("  </items>\n  <summary itemCount=\"\(wholeFault == .summaryMismatch ? lines.count + 1 : lines.count)\"/>\n</stockExport>\n")
+    }
+
+    // MARK: Mapped CSV
+
+    static let csvHeader = ["apteek", "apteegi_nimi", "kood", "pakend", "gtin", "nimetus", "tootja", "atc", "hind", "kogus", "kuupaev"]
+
+    private func writeCSV(_ lines: [Line], into sink: inout ByteSink, truth: inout GroundTruth.Feed) {
+        let t = exportParts
+        let date = String(format: "%02d.%02d.%04d", t.day, t.month, t.year)
+        sink.append([0xEF, 0xBB, 0xBF])
+        var header = Self.csvHeader
+        if wholeFault == .renamedHeader { header[5] = "nimi" } // a mapped column, not one the file is recognised by
+        sink.append(header.joined(separator: ";") + "\r\n")
+        let first = lines[0].item.aptcode
+        func quoted(_ text: String) -> String { "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
+        for line in lines {
+            let item = line.item
+            var fields = [pharmacyID, quoted(pharmacyName), line.fault == .duplicateKey ? first : item.aptcode,
+                          line.fault == .badPackageCode ? badPackage(item.packageCode) : item.packageCode ?? "",
+                          line.fault == .badGTIN ? badGTIN(item.gtin) : item.gtin,
+                          line.fault == .missingName ? "" : quoted(item.name), quoted(item.producer), item.atc ?? "",
+                          line.fault == .badPrice ? "1.234,00" : euros(line.cents, separator: ","),
+                          line.fault == .badQuantity ? "-2" : String(line.quantity), date]
+            if line.fault == .badFieldCount { fields.removeLast() }
+            sink.append(fields.joined(separator: ";") + "\r\n")
+            count(line, &truth)
+        }
+    }
+
+    static let mapping = """
+    # Written by `ingest generate` for its chain_*.csv stock feeds (FEEDS.md §3).
+    [match]
+    filename = "chain_*.csv"
+    required_columns = ["apteek", "kood", "hind"]
+
+    [format]
+    delimiter = ";"
+    quote = "\\""
+    encoding = "UTF-8"
+    header = true
+    decimal_separator = ","
+    date_format = "dd.MM.yyyy"
+
+    [prices]
+    currency = "EUR"
+    includes_vat = true
+
+    [columns]
+    pharmacy_id = "apteek"
+    pharmacy_name = "apteegi_nimi"
+    aptcode = "kood"
+    package_code = "pakend"
+    gtin = "gtin"
+    name = "nimetus"
+    producer = "tootja"
+    atc = "atc"
+    price = "hind"
+    quantity = "kogus"
+    exported_at = "kuupaev"
+
+    """
+}

@@ -1,0 +1,99 @@
+import Foundation
+import IngestGenerator
+import IngestPipeline
+import IngestSnapshot
+import IngestTestSupport
+import Testing
+
+@Suite struct GeneratorTests {
+    private func options(pharmacies: Int = 14, items: Int = 120, seed: UInt64 = 42, badRate: Double = 0) -> FeedGenerator.Options {
+        FeedGenerator.Options(pharmacies: pharmacies, items: items, seed: seed, badRate: badRate,
+                              rulesSource: "\(RepositoryFiles.mappingsDirectory)/patient_price_rules.toml")
+    }
+
+    /// Every file of the folder, name → bytes.
+    private func contents(_ directory: String) throws -> [String: Data] {
+        var result: [String: Data] = [:]
+        for name in try FileManager.default.contentsOfDirectory(atPath: directory) {
+            result[name] = try Data(contentsOf: URL(fileURLWithPath: "\(directory)/\(name)"))
+        }
+        return result
+    }
+
+    @Test func theImportMatchesTheGroundTruthForEveryReasonAndFeed() throws {
+        let temporary = TemporaryDirectory()
+        let truth = try FeedGenerator(options: options(badRate: 0.03)).generate(into: temporary.path)
+        let run = ImportRun(options: ImportOptions(feedsDirectory: "\(temporary.path)/feeds", snapshotsDirectory: "\(temporary.path)/snapshots",
+                                                   mappingsDirectory: "\(temporary.path)/mappings", parseThreads: 2))
+        let report = try run.run()
+        let manifest = try SnapshotDirectory(path: "\(temporary.path)/snapshots").readManifest(try #require(report.publishedVersion))
+        let inputs = Dictionary(uniqueKeysWithValues: manifest.inputs.map { ($0.file, $0) })
+        #expect(Set(inputs.keys) == Set(truth.feeds.keys))
+        for (file, expected) in truth.feeds.sorted(by: { $0.key < $1.key }) {
+            let input = try #require(inputs[file], "\(file) missing from the manifest")
+            #expect(input.read == expected.read, "\(file) read")
+            #expect(input.accepted == expected.accepted, "\(file) accepted")
+            #expect(input.rejected == expected.rejected, "\(file) rejected")
+            #expect(input.rejectsByReason == expected.rejectsByReason, "\(file) reasons")
+            #expect(input.outcome == expected.outcome, "\(file) outcome")
+        }
+        // Every reason the spec names shows up at least once.
+        let reasons = Set(truth.feeds.values.flatMap(\.rejectsByReason.keys))
+        for reason in ["trailer_mismatch", "unsupported_version", "summary_mismatch", "malformed_xml", "bad_price", "bad_quantity",
+                       "bad_package_code", "bad_gtin_check_digit", "bad_coordinates", "bad_diagnosis", "bad_header"] {
+            #expect(reasons.contains(reason), "no \(reason) generated")
+        }
+        #expect(truth.feeds.values.contains { $0.outcome == "rejected" && $0.read == 0 }) // the unsafe_xml feed
+    }
+
+    @Test func theSameSeedGivesByteIdenticalFeeds() throws {
+        let a = TemporaryDirectory()
+        let b = TemporaryDirectory()
+        _ = try FeedGenerator(options: options(badRate: 0.02)).generate(into: a.path)
+        _ = try FeedGenerator(options: options(badRate: 0.02)).generate(into: b.path)
+        let first = try contents("\(a.path)/feeds")
+        #expect(first.count == 19)
+        #expect(first == (try contents("\(b.path)/feeds")))
+        #expect(try contents("\(a.path)/mappings") == (try contents("\(b.path)/mappings")))
+        #expect(try Data(contentsOf: a.url("ground-truth.json")) == Data(contentsOf: b.url("ground-truth.json")))
+
+        let other = TemporaryDirectory()
+        _ = try FeedGenerator(options: options(seed: 43, badRate: 0.02)).generate(into: other.path)
+        #expect(first != (try contents("\(other.path)/feeds")))
+    }
+
+    @Test func theSameSeedGivesIdenticalSnapshotTables() throws {
+        func tables(_ temporary: TemporaryDirectory) throws -> [String: [[String?]]] {
+            _ = try FeedGenerator(options: options(pharmacies: 6, items: 60)).generate(into: temporary.path)
+            let report = try ImportRun(options: ImportOptions(feedsDirectory: "\(temporary.path)/feeds", snapshotsDirectory: "\(temporary.path)/s",
+                                                              mappingsDirectory: "\(temporary.path)/mappings", parseThreads: 2)).run()
+            let query = try SnapshotQuery(try #require(report.snapshotPath))
+            var result: [String: [[String?]]] = [:]
+            for table in SnapshotSchema.countedTables {
+                let columns = query.rows("SELECT count(*) FROM pragma_table_info('\(table)')").first?.first.flatMap { $0.flatMap(Int.init) } ?? 1
+                result[table] = query.rows("SELECT * FROM \(table) ORDER BY " + (1...columns).map(String.init).joined(separator: ", "))
+            }
+            result["items_search"] = query.rows("SELECT * FROM items_search ORDER BY aptcode")
+            return result
+        }
+        let first = try tables(TemporaryDirectory())
+        #expect(first["offers"]?.count == 360)
+        #expect(first == (try tables(TemporaryDirectory())))
+    }
+
+    @Test func aCleanFolderLoadsEverything() throws {
+        let temporary = TemporaryDirectory()
+        let truth = try FeedGenerator(options: options(pharmacies: 9, items: 50)).generate(into: temporary.path)
+        #expect(truth.feeds.values.allSatisfy { $0.rejected == 0 && $0.outcome == "loaded" })
+        let report = try ImportRun(options: ImportOptions(feedsDirectory: "\(temporary.path)/feeds", snapshotsDirectory: "\(temporary.path)/s",
+                                                          mappingsDirectory: "\(temporary.path)/mappings", parseThreads: 2)).run()
+        #expect(report.rowCounts["offers"] == 450)
+        #expect(report.rowCounts["pharmacies"] == 9)
+        let query = try SnapshotQuery(try #require(report.snapshotPath))
+        // Estonian letters survive every format, tier prices exist, ATC counts add up.
+        #expect(query.int("SELECT count(*) FROM items WHERE name GLOB '*[õäöüšž]*' OR name GLOB '*[ÕÄÖÜŠŽ]*'") ?? 0 > 0)
+        #expect(query.int("SELECT count(*) FROM offers WHERE price_50_cents IS NOT NULL OR price_100_cents IS NOT NULL") ?? 0 > 0)
+        #expect(query.int("SELECT sum(item_count) FROM atc WHERE level = 1") == query.int("SELECT count(*) FROM items WHERE atc IS NOT NULL"))
+        #expect(Set(report.feeds.compactMap(\.adapter)).isSuperset(of: ["rax", "noom", "mapping:generated_chain"]))
+    }
+}
