@@ -80,6 +80,11 @@ struct GeneratedCatalog: Sendable {
                 }
             }
         }
+        // Every code the published notations below use, so diagnoses resolve.
+        for code in ["A50", "A53", "I21", "I22", "I25.2", "E10", "E11", "E13", "E14", "E89.1", "O24", "M05", "M06", "M08", "M45",
+                     "L40.5", "C00", "C97", "D00", "D09", "G35", "J45", "J46"] where !icd10.contains(where: { $0.code == code }) {
+            icd10.append((code, Self.word(&random, syllables: 4).capitalized))
+        }
         for index in 0..<count {
             let medicine = index % 5 < 2
             let name = (Self.word(&random, syllables: 2) + Self.word(&random, syllables: 2)).uppercased() + " " + random.pick(Self.forms)

@@ -18,8 +18,12 @@ final class StockLoader {
 
     private(set) var items = ItemCatalog()
     private(set) var pharmacies: [PharmacyRow] = []
-    /// Offers with no package code of their own, priced once every feed has been seen.
-    private var unpriced: [(pharmacyID: String, row: OfferRow, exportDate: String)] = []
+    /// For items with no package code known yet: the pharmacies (indexes into
+    /// `pharmacies`) that offered them. When a later feed supplies the code,
+    /// those offers get their tier prices at the end. Indexes, not rows: for
+    /// the many items that never have a package code this costs 4 bytes an offer.
+    private var unpriced: [String: [Int32]] = [:]
+    private var latePriced: [(aptcode: String, pharmacyIndex: Int32)] = []
     /// Previous pharmacies not yet loaded or carried, in byte order.
     private var pendingPrevious: [String]
 
@@ -51,12 +55,17 @@ final class StockLoader {
         let exportDate = header.exportedAt.localDate
         var rows: [OfferRow] = []
         rows.reserveCapacity(result.offers.count)
+        let pharmacyIndex = Int32(pharmacies.count)
+        let tracking = !pricer.catalog.isEmpty
         for offer in result.offers {
+            let known = items.items[offer.aptcode]?.packageCode
             items.add(offer)
-            let packageCode = offer.packageCode ?? items.items[offer.aptcode]?.packageCode
-            let row = pricer.row(for: offer, packageCode: packageCode, exportDate: exportDate)
-            if packageCode == nil, !pricer.catalog.isEmpty { unpriced.append((pharmacyID, row, exportDate)) }
-            rows.append(row)
+            if tracking, known == nil, offer.packageCode != nil, let waiting = unpriced.removeValue(forKey: offer.aptcode) {
+                latePriced += waiting.map { (offer.aptcode, $0) }
+            }
+            let packageCode = offer.packageCode ?? known
+            if tracking, packageCode == nil { unpriced[offer.aptcode, default: []].append(pharmacyIndex) }
+            rows.append(pricer.row(for: offer, packageCode: packageCode, exportDate: exportDate))
         }
         try writer.writeOffers(pharmacyID: pharmacyID, rows)
         pharmacies.append(pharmacyRow(header, offers: result.offers.count, report: &report))
@@ -66,18 +75,27 @@ final class StockLoader {
     /// items and pharmacies.
     func finish(report: inout RunReport) throws {
         try carryPrevious(before: nil, report: &report)
-        var late: [(pharmacyID: String, row: OfferRow)] = []
-        for var entry in unpriced
-        where pricer.price(&entry.row, packageCode: items.items[entry.row.aptcode]?.packageCode, exportDate: entry.exportDate) {
-            late.append((entry.pharmacyID, entry.row))
-        }
-        try writer.updateTierPrices(late)
+        try priceLateOffers()
         try writer.writeItems(items.sortedRows().map { item in
             var item = item
             reference.enrich(&item)
             return item
         })
         try writer.writePharmacies(pharmacies)
+    }
+
+    /// Offers written before their item's package code was known.
+    private func priceLateOffers() throws {
+        guard !latePriced.isEmpty else { return }
+        var updates: [(pharmacyID: String, row: OfferRow)] = []
+        for (aptcode, index) in latePriced {
+            let pharmacy = pharmacies[Int(index)]
+            guard var row = try writer.offer(pharmacyID: pharmacy.id, aptcode: aptcode),
+                  let date = ExportTimestamp.parseISO8601(pharmacy.lastRefresh)?.localDate else { continue }
+            if pricer.price(&row, packageCode: items.items[aptcode]?.packageCode, exportDate: date) { updates.append((pharmacy.id, row)) }
+        }
+        updates.sort { ($0.pharmacyID.utf8.lexicographicallyPrecedes($1.pharmacyID.utf8)) || ($0.pharmacyID == $1.pharmacyID && $0.row.aptcode.utf8.lexicographicallyPrecedes($1.row.aptcode.utf8)) }
+        try writer.updateTierPrices(updates)
     }
 
     /// Carries every previous pharmacy that sorts before `pharmacyID` (all, for nil).

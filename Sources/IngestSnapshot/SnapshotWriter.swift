@@ -28,7 +28,6 @@ public final class SnapshotWriter {
             PRAGMA synchronous = OFF;
             PRAGMA page_size = 4096;
             PRAGMA cache_size = -65536;
-            PRAGMA temp_store = MEMORY;
             PRAGMA locking_mode = EXCLUSIVE;
             """)
         try database.execute(SnapshotSchema.tables)
