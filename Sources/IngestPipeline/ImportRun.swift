@@ -78,10 +78,13 @@ public final class ImportRun {
             // Yesterday's snapshot: carry-over source and the gates' yardstick.
             let previous = PreviousSnapshot(directory: directory)
             report.previousVersion = previous?.version
+            var clock = PhaseClock(logger: logger)
             let reference = try ReferenceData.load(files, catalog: catalog, runDate: runDate, previous: previous, report: &report)
+            clock.lap("reference data")
             let writer = try SnapshotWriter(path: stagingPath)
             let pricer = TierPricer(rules: rules, catalog: reference.reimbursement)
             try load(StockFeedPlan(files.stock), reference: reference, pricer: pricer, previous: previous, writer: writer, report: &report)
+            clock.lap("stock feeds parsed and written")
             var meta = [
                 "schema_version": String(SnapshotSchema.version),
                 "snapshot_version": version,
@@ -92,6 +95,7 @@ public final class ImportRun {
             meta["reimbursement_valid_from"] = reference.reimbursementValidFrom
             try writer.writeMeta(meta)
             try writer.finish()
+            clock.lap("indexes and search index built")
             report.rowCounts = try writer.rowCounts()
             writer.close()
             report.feeds.sort { $0.file.utf8.lexicographicallyPrecedes($1.file.utf8) }
@@ -112,6 +116,7 @@ public final class ImportRun {
                 version: version,
                 manifest: { snapshot in self.manifest(for: finished, version: version, directory: directory, snapshot: snapshot) },
                 rejects: report.rejects, warnings: report.warnings))
+            clock.lap("checked and published")
             report.publishedVersion = version
             report.snapshotPath = directory.snapshotPath(version)
             logger.info("published", metadata: ["version": "\(version)"])
@@ -188,6 +193,18 @@ public final class ImportRun {
                 Manifest.CarriedOver(kind: $0.kind.rawValue, key: $0.key, fromVersion: $0.fromVersion,
                                      lastRefresh: $0.lastRefresh, dropped: $0.dropped, offers: $0.offers)
             })
+    }
+
+    /// Logs how long each phase took (info level): where a slow night went.
+    struct PhaseClock {
+        let logger: Logger
+        var last = Date()
+
+        mutating func lap(_ phase: String) {
+            let now = Date()
+            logger.info("phase done", metadata: ["phase": "\(phase)", "seconds": "\(String(format: "%.2f", now.timeIntervalSince(last)))"])
+            last = now
+        }
     }
 
     static func utcTimestamp(_ date: Date) -> String {
