@@ -7,10 +7,17 @@ import IngestCore
 /// BOM; blank lines skipped. Rows are handed over with the line they start on.
 public final class DelimitedFileReader {
     public struct Row {
-        /// Raw field bytes, quotes removed, in the file's encoding.
-        public var fields: [[UInt8]]
+        /// The row's field bytes back to back, quotes removed, in the file's encoding.
+        public let bytes: [UInt8]
+        /// Where each field lies in `bytes`.
+        public let ranges: [Range<Int>]
         /// 1-based line the row starts on.
-        public var line: Int
+        public let line: Int
+
+        public var count: Int { ranges.count }
+        public func field(_ index: Int) -> ArraySlice<UInt8> { bytes[ranges[index]] }
+        /// Every field as its own array (convenient, but allocates: not for hot paths).
+        public var fields: [[UInt8]] { ranges.map { Array(bytes[$0]) } }
     }
 
     public let delimiter: UInt8
@@ -23,7 +30,8 @@ public final class DelimitedFileReader {
 
     /// State the C callbacks reach through libcsv's context pointer.
     private final class Context {
-        var fields: [[UInt8]] = []
+        var bytes: [UInt8] = []
+        var ranges: [Range<Int>] = []
         var line = 1
         var embeddedNewlines = 0
         var onRow: (Row) throws -> Void
@@ -31,10 +39,11 @@ public final class DelimitedFileReader {
         init(onRow: @escaping (Row) throws -> Void) { self.onRow = onRow }
 
         func endRow(terminator: Int32) {
-            if !fields.isEmpty, error == nil {
-                do { try onRow(Row(fields: fields, line: line)) } catch { self.error = error }
+            if !ranges.isEmpty, error == nil {
+                do { try onRow(Row(bytes: bytes, ranges: ranges, line: line)) } catch { self.error = error }
             }
-            fields.removeAll(keepingCapacity: true)
+            bytes.removeAll(keepingCapacity: true)
+            ranges.removeAll(keepingCapacity: true)
             line += embeddedNewlines
             embeddedNewlines = 0
             if terminator == 10 { line += 1 }
@@ -100,9 +109,21 @@ public final class DelimitedFileReader {
         let pointer = Unmanaged.passUnretained(context).toOpaque()
         let fieldCallback: @convention(c) (UnsafeMutableRawPointer?, Int, UnsafeMutableRawPointer?) -> Void = { data, length, context in
             let state = Unmanaged<Context>.fromOpaque(context!).takeUnretainedValue()
-            let bytes = data.map { Array(UnsafeRawBufferPointer(start: $0, count: length)) } ?? []
-            state.embeddedNewlines += bytes.reduce(0) { $0 + ($1 == 10 ? 1 : 0) }
-            state.fields.append(bytes)
+            let start = state.bytes.count
+            if let data, length > 0 {
+                let field = UnsafeRawBufferPointer(start: data, count: length)
+                state.bytes.append(contentsOf: field)
+                // Newlines inside quoted fields move the line count on.
+                var cursor = data
+                var left = length
+                while left > 0, let found = memchr(cursor, 10, left) {
+                    state.embeddedNewlines += 1
+                    let consumed = found - cursor + 1
+                    cursor = found + 1
+                    left -= consumed
+                }
+            }
+            state.ranges.append(start..<state.bytes.count)
         }
         let rowCallback: @convention(c) (Int32, UnsafeMutableRawPointer?) -> Void = { terminator, context in
             Unmanaged<Context>.fromOpaque(context!).takeUnretainedValue().endRow(terminator: terminator)

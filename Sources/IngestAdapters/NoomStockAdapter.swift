@@ -178,7 +178,7 @@ final class NoomReader: XMLStreamHandler {
         depth -= 1
         if unknownDepth > 0 { unknownDepth -= 1; return }
         if let field {
-            let value = String(decoding: text, as: UTF8.self).trimmed
+            let value = text.withUnsafeBufferPointer { String(decoding: $0.trimmedASCII, as: UTF8.self) }
             if textTooLong { item?.tooLong = "\(field)" }
             switch field {
             case .gtin: item?.gtin = value

@@ -19,3 +19,23 @@ extension StringProtocol {
     @inline(__always)
     static func isPadding(_ byte: UInt8) -> Bool { byte == 32 || byte == 9 || byte == 10 || byte == 13 }
 }
+
+extension String {
+    /// The common case, nothing to trim, returns at once without a cast or copy.
+    public var trimmed: String {
+        guard let first = utf8.first, let last = utf8.last else { return self }
+        if !Self.isPadding(first), !Self.isPadding(last) { return self }
+        return Substring(self).trimmed
+    }
+}
+
+extension UnsafeBufferPointer<UInt8> {
+    /// The bytes without leading and trailing ASCII white space.
+    public var trimmedASCII: UnsafeBufferPointer<UInt8> {
+        var start = 0
+        var end = count
+        while start < end, String.isPadding(self[start]) { start += 1 }
+        while end > start, String.isPadding(self[end - 1]) { end -= 1 }
+        return UnsafeBufferPointer(rebasing: self[start..<end])
+    }
+}

@@ -34,14 +34,16 @@ public enum Money {
     }
 
     /// Multiplies without trapping: hostile feeds write 30-digit prices.
-    private static func product(_ factors: Int128...) throws(MoneyError) -> Int128 {
-        var result: Int128 = 1
-        for factor in factors {
-            let (value, overflow) = result.multipliedReportingOverflow(by: factor)
-            if overflow { throw .outOfRange }
-            result = value
-        }
-        return result
+    @inline(__always)
+    private static func product(_ a: Int128, _ b: Int128) throws(MoneyError) -> Int128 {
+        let (value, overflow) = a.multipliedReportingOverflow(by: b)
+        if overflow { throw .outOfRange }
+        return value
+    }
+
+    @inline(__always)
+    private static func product(_ a: Int128, _ b: Int128, _ c: Int128) throws(MoneyError) -> Int128 {
+        try product(product(a, b), c)
     }
 
     private static func checked(_ cents: Int128) throws(MoneyError) -> Int64 {

@@ -39,6 +39,6 @@ struct ItemCatalog {
 
     /// Rows in primary-key (byte) order, for an ordered insert.
     func sortedRows() -> [ItemRow] {
-        items.values.sorted { $0.aptcode.utf8.lexicographicallyPrecedes($1.aptcode.utf8) }
+        items.values.sorted { precedesInByteOrder($0.aptcode, $1.aptcode) }
     }
 }

@@ -57,7 +57,10 @@ struct PharmacyFeedParser: Sendable {
             } else {
                 loadedFile = file.name
                 result.header = header
-                result.offers = output.records.sorted { $0.aptcode.utf8.lexicographicallyPrecedes($1.aptcode.utf8) }
+                // Exports are usually in aptcode order already: check before sorting.
+                let records = output.records
+                let sorted = zip(records, records.dropFirst()).allSatisfy { precedesInByteOrder($0.aptcode, $1.aptcode) }
+                result.offers = sorted ? records : records.sorted { precedesInByteOrder($0.aptcode, $1.aptcode) }
             }
             feed.count(output)
             result.rejects += output.rejects

@@ -1,3 +1,4 @@
+import IngestCore
 import Foundation
 
 /// Builds one snapshot file: schema, bulk load in a single transaction through
@@ -42,14 +43,14 @@ public final class SnapshotWriter {
     /// One pharmacy's offers, sorted by aptcode; pharmacies in id order.
     public func writeOffers(pharmacyID: String, _ offers: [OfferRow]) throws {
         guard let insertOffer else { throw SQLiteError(code: 21, message: "writer is closed") }
+        // Bindings survive a reset: the pharmacy is bound once for all its offers.
+        insertOffer.bind(pharmacyID, at: 1)
+        var previous = lastOfferKey
         for offer in offers {
-            if let last = lastOfferKey,
-               !Self.precedes(last.pharmacy, last.aptcode, pharmacyID, offer.aptcode) {
+            if let last = previous, !Self.precedes(last.pharmacy, last.aptcode, pharmacyID, offer.aptcode) {
                 throw OutOfOrder(previous: "\(last.pharmacy)/\(last.aptcode)", next: "\(pharmacyID)/\(offer.aptcode)")
             }
-            lastOfferKey = (pharmacyID, offer.aptcode)
-            insertOffer.bind(pharmacyID, at: 1)
-            insertOffer.bind(offer.aptcode, at: 2)
+            previous = (pharmacyID, offer.aptcode)
             insertOffer.bind(offer.priceCents, at: 3)
             insertOffer.bind(offer.quantity, at: 4)
             insertOffer.bind(offer.limitPriceCents, at: 5)
@@ -57,17 +58,16 @@ public final class SnapshotWriter {
             insertOffer.bind(offer.price75Cents, at: 7)
             insertOffer.bind(offer.price90Cents, at: 8)
             insertOffer.bind(offer.price100Cents, at: 9)
-            try insertOffer.run()
+            try insertOffer.withText(offer.aptcode, at: 2) { try insertOffer.run() }
             offersWritten += 1
         }
+        lastOfferKey = previous
     }
 
     /// SQLite's BINARY collation is byte order, which is Swift's `<` on UTF-8.
     static func precedes(_ p1: String, _ a1: String, _ p2: String, _ a2: String) -> Bool {
-        let pharmacyOrder = p1.utf8.lexicographicallyPrecedes(p2.utf8)
-        if pharmacyOrder { return true }
-        if p1 != p2 { return false }
-        return a1.utf8.lexicographicallyPrecedes(a2.utf8)
+        if p1 == p2 { return precedesInByteOrder(a1, a2) }
+        return precedesInByteOrder(p1, p2)
     }
 
     public func writeItems(_ items: [ItemRow]) throws {

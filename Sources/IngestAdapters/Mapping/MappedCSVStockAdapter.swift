@@ -31,14 +31,25 @@ public struct MappedCSVStockAdapter: StockFeedAdapter {
         return mapping.requiredColumns.allSatisfy(names.contains)
     }
 
-    func decode(_ bytes: [UInt8]) -> String? {
-        switch mapping.encoding {
-        case .utf8:
-            guard let text = String(validating: bytes, as: UTF8.self), !bytes.contains(0) else { return nil }
-            return text
-        case .windows1257:
-            return Windows1257.shared.decode(bytes)
+    func decode(_ bytes: ArraySlice<UInt8>) -> String? {
+        bytes.withUnsafeBufferPointer { buffer in
+            switch mapping.encoding {
+            case .utf8: return Self.utf8(buffer)
+            case .windows1257: return Windows1257.shared.decode(buffer)
+            }
         }
+    }
+
+    func decode(_ bytes: [UInt8]) -> String? { decode(bytes[...]) }
+
+    /// Validated UTF-8 without NUL; plain ASCII skips validation.
+    static func utf8(_ buffer: UnsafeBufferPointer<UInt8>) -> String? {
+        var ascii = true
+        for byte in buffer {
+            if byte == 0 { return nil }
+            if byte >= 0x80 { ascii = false }
+        }
+        return ascii ? String(decoding: buffer, as: UTF8.self) : String(validating: buffer, as: UTF8.self)
     }
 
     public func readHeader(_ file: FeedFile) throws(FeedFailure) -> StockFeedHeader {
@@ -64,21 +75,31 @@ public struct MappedCSVStockAdapter: StockFeedAdapter {
 
     private func read(_ file: FeedFile, into output: inout FeedOutput<StockOffer>, stopAfterFirstRecord: Bool) -> MappedRecordReader? {
         var records = MappedRecordReader(mapping: mapping, fileName: file.name)
-        var columnIndex: [String: Int] = [:]
+        let (delimiter, quote, hasHeader) = settings
+        let fields = CanonicalField.allCases
+        // Column index of each canonical field, resolved once per file.
+        var fieldColumn = [Int?](repeating: nil, count: fields.count)
+        var columnName: [Int: String] = [:]
+        if !hasHeader {
+            for (position, field) in fields.enumerated() { fieldColumn[position] = mapping.columns[field].flatMap { Int($0) }.map { $0 - 1 } }
+        }
         var headerCount: Int?
         var headerFailure: FeedFailure?
-        let (delimiter, quote, hasHeader) = settings
         var result = output
+        var decoded = [String?](repeating: nil, count: fields.count)
         do {
             try DelimitedFileReader(delimiter: delimiter, quote: quote).read(path: file.path) { row in
                 if hasHeader, headerCount == nil {
-                    for (index, field) in row.fields.enumerated() {
-                        guard let name = decode(field)?.trimmed else {
+                    var columnIndex: [String: Int] = [:]
+                    for index in 0..<row.count {
+                        guard let name = decode(row.field(index))?.trimmed else {
                             throw FeedFailure(reason: .badEncoding, message: "header column \(index + 1) is not \(mapping.encoding.rawValue) text", line: row.line)
                         }
                         columnIndex[name] = index
+                        columnName[index] = name
                     }
-                    headerCount = row.fields.count
+                    for (position, field) in fields.enumerated() { fieldColumn[position] = mapping.columns[field].flatMap { columnIndex[$0] } }
+                    headerCount = row.count
                     if let missing = mapping.columns.sorted(by: { $0.key.rawValue < $1.key.rawValue }).first(where: { columnIndex[$0.value] == nil }) {
                         // Keep reading: every row is counted and rejected with the header's fault.
                         headerFailure = FeedFailure(reason: .badHeader, message: "the header has no column '\(missing.value)' for \(missing.key.rawValue) (renamed?); the feed is not loaded", line: row.line)
@@ -90,23 +111,22 @@ public struct MappedCSVStockAdapter: StockFeedAdapter {
                     result.reject(line: row.line, key: "", reason: headerFailure.reason, message: headerFailure.message)
                     return
                 }
-                if let expected = headerCount, row.fields.count != expected {
-                    result.reject(line: row.line, key: "", reason: .badFieldCount, message: "row has \(row.fields.count) fields, the header has \(expected)", field: "row")
+                if let expected = headerCount, row.count != expected {
+                    result.reject(line: row.line, key: "", reason: .badFieldCount, message: "row has \(row.count) fields, the header has \(expected)", field: "row")
                     return
                 }
-                var decoded: [String?] = []
-                decoded.reserveCapacity(row.fields.count)
-                for field in row.fields { decoded.append(decode(field)) }
-                if let bad = decoded.firstIndex(where: { $0 == nil }) {
-                    let name = columnIndex.first { $0.value == bad }?.key ?? "column \(bad + 1)"
-                    result.reject(line: row.line, key: "", reason: .badEncoding, message: "\(name) is not \(mapping.encoding.rawValue) text", field: name)
-                    return
+                // Decode only the mapped fields.
+                for position in 0..<fields.count {
+                    guard let column = fieldColumn[position] else { decoded[position] = nil; continue }
+                    guard column < row.count else { decoded[position] = nil; continue }
+                    guard let text = decode(row.field(column)) else {
+                        let name = columnName[column] ?? "column \(column + 1)"
+                        result.reject(line: row.line, key: "", reason: .badEncoding, message: "\(name) is not \(mapping.encoding.rawValue) text", field: name)
+                        return
+                    }
+                    decoded[position] = text
                 }
-                let lookup: (String) -> String? = { column in
-                    let index = hasHeader ? columnIndex[column] : Int(column).map { $0 - 1 }
-                    guard let index, index >= 0, index < decoded.count else { return nil }
-                    return decoded[index]
-                }
+                let lookup: (CanonicalField) -> String? = { decoded[$0.position] }
                 if stopAfterFirstRecord {
                     records.establishHeader(line: row.line, lookup)
                     throw StopReading()

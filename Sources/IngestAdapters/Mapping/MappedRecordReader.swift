@@ -31,15 +31,15 @@ struct MappedRecordReader {
         return String(text[range])
     }
 
-    /// The value of `field` for a record whose columns are read by `column`.
-    func value(_ field: CanonicalField, _ column: (String) -> String?) -> String? {
-        if let fixed = fileValues[field] { return fixed }
-        guard let name = mapping.columns[field] else { return nil }
-        return column(name)?.trimmed
+    /// The value of `field` for a record whose mapped fields are read by `column`.
+    @inline(__always)
+    func value(_ field: CanonicalField, _ column: (CanonicalField) -> String?) -> String? {
+        if (field == .pharmacyID || field == .exportedAt), let fixed = fileValues[field] { return fixed }
+        return column(field)?.trimmed
     }
 
     /// Sets the feed's header from the first record (or the file name).
-    mutating func establishHeader(line: Int, _ column: (String) -> String?) {
+    mutating func establishHeader(line: Int, _ column: (CanonicalField) -> String?) {
         guard header == nil, headerProblem == nil else { return }
         guard let id = value(.pharmacyID, column), !id.isEmpty else {
             headerProblem = FeedFailure(reason: .badHeader, message: "no pharmacy id (\(describe(mapping.pharmacyID)))", line: line)
@@ -63,7 +63,7 @@ struct MappedRecordReader {
         }
     }
 
-    mutating func read(line: Int, output: inout FeedOutput<StockOffer>, _ column: (String) -> String?) {
+    mutating func read(line: Int, output: inout FeedOutput<StockOffer>, _ column: (CanonicalField) -> String?) {
         establishHeader(line: line, column)
         let aptcode = (value(.aptcode, column) ?? "").uppercased()
         do throws(StockFieldRules.Problem) {
@@ -94,7 +94,7 @@ struct MappedRecordReader {
         }
     }
 
-    private func price(_ column: (String) -> String?) throws(StockFieldRules.Problem) -> Int64 {
+    private func price(_ column: (CanonicalField) -> String?) throws(StockFieldRules.Problem) -> Int64 {
         let text = value(.price, column) ?? ""
         guard let amount = ExactDecimal.parse(Array(text.utf8), decimalSeparator: mapping.decimalSeparator, maxFractionDigits: 4) else {
             throw .init(reason: .badPrice, field: "price", message: "price '\(text)' is not a decimal number with '\(Character(Unicode.Scalar(mapping.decimalSeparator)))' as separator")
@@ -102,7 +102,7 @@ struct MappedRecordReader {
         let code: String
         switch mapping.currency {
         case .fixed(let fixed): code = fixed
-        case .column(let name): code = column(name) ?? ""
+        case .column: code = column(.currency) ?? ""
         case .fileName: code = ""
         }
         guard let currency = Currency(code: code) else {
@@ -113,7 +113,7 @@ struct MappedRecordReader {
             let rateText: String
             switch vatSource {
             case .fixed(let fixed): rateText = fixed
-            case .column(let name): rateText = column(name) ?? ""
+            case .column: rateText = column(.vatRate) ?? ""
             case .fileName: rateText = ""
             }
             guard let rate = ExactDecimal.parse(Array(rateText.utf8), decimalSeparator: mapping.decimalSeparator, maxFractionDigits: 4)

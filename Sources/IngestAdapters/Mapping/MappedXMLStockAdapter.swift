@@ -127,7 +127,8 @@ final class MappedXMLReader: XMLStreamHandler {
         guard inRecord else { return }
         if path.isEmpty {
             inRecord = false
-            let lookup: (String) -> String? = { [values] in values[$0] }
+            let columns = adapter.mapping.columns
+            let lookup: (CanonicalField) -> String? = { [values] field in columns[field].flatMap { values[$0] } }
             if headerOnly {
                 records.establishHeader(line: recordLine, lookup)
                 parser.stop()

@@ -187,7 +187,9 @@ public enum MappingLoader {
             case (let code?, nil):
                 guard Currency(code: code) != nil else { throw fail("prices.currency", "must be EUR, EEK, LVL or LTL, not '\(code)'") }
                 currency = .fixed(code)
-            case (nil, let column?): currency = .column(column)
+            case (nil, let column?):
+                currency = .column(column)
+                columns[.currency] = column
             case (nil, nil): throw fail("prices.currency", "missing: a fixed currency or a currency column")
             default: throw fail("prices.currency", "give a fixed currency or a currency column, not both")
             }
@@ -204,7 +206,9 @@ public enum MappingLoader {
                         throw fail("prices.vat_rate", "must be a decimal-point percentage, not '\(rate)'")
                     }
                     vatRate = .fixed(rate)
-                case (nil, let column?): vatRate = .column(column)
+                case (nil, let column?):
+                    vatRate = .column(column)
+                    columns[.vatRate] = column
                 case (nil, nil): throw fail("prices.vat_rate", "missing: prices without VAT need a VAT rate or a VAT rate column")
                 default: throw fail("prices.vat_rate", "give a fixed VAT rate or a VAT rate column, not both")
                 }
