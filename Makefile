@@ -6,7 +6,7 @@ SNAPSHOTS ?= var/snapshots
 PACKAGES := libsqlite3-dev libxml2-dev libcsv-dev pkg-config tzdata sqlite3 time python3
 SUDO     := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
 
-.PHONY: setup build run dry-run test clean noom-memory testdb
+.PHONY: setup build run dry-run test clean noom-memory testdb bench
 
 setup:
 	@missing=""; \
@@ -45,3 +45,7 @@ noom-memory: build
 testdb: build
 	mkdir -p var
 	$(INGEST) testdb --out var/testdb.sqlite --pharmacies 20 --items 500 --seed 1
+
+# The performance benchmark of the operations issue: several minutes, never part of `make test`.
+bench: build
+	bench/run.sh

@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# `make bench`: the national workload (500 pharmacies × 10,000 items, half
+# Noom, the rest RAX and mapped CSV) through a full `ingest`, against
+# sqlite3's own `.import` of the same offers as plain CSV; medians of
+# RUNS runs; then peak RSS at 250/500/1,000 pharmacies and read-query latency.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+INGEST=.build/release/ingest
+SEED=${SEED:-1}
+RUNS=${RUNS:-3}
+WORK=var/bench
+mkdir -p "$WORK"
+
+generate() { # pharmacies → folder, reused by seed
+  local dir="$WORK/w${SEED}-$1x10000"
+  if [ ! -f "$dir/ground-truth.json" ]; then
+    rm -rf "$dir"
+    "$INGEST" generate --out "$dir" --pharmacies "$1" --items 10000 --seed "$SEED" --formats rax,noom,csv --rules-from mappings >&2
+  fi
+  echo "$dir"
+}
+
+measure() { # label command… → "wall user+sys maxrss_kb"
+  local out
+  out=$( { /usr/bin/time -f "%e %U %S %M" "$@" >/dev/null 2>/dev/null; } 2>&1 | tail -n 1)
+  echo "$out" | awk '{ printf "%s %.2f %s\n", $1, $2 + $3, $4 }'
+}
+
+median() { sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
+
+W500=$(generate 500)
+echo "workload: $W500 ($(du -sh "$W500/feeds" | cut -f1) of feeds)"
+
+# The same offers as one plain CSV (taken from a first import), for sqlite3.
+if [ ! -f "$WORK/offers-$SEED.csv" ]; then
+  rm -rf "$WORK/first"
+  "$INGEST" --feeds "$W500/feeds" --mappings "$W500/mappings" --snapshots "$WORK/first" --max-stale-days 100000 >/dev/null 2>&1
+  sqlite3 -csv "$WORK/first/current" "SELECT o.pharmacy_id, o.aptcode, i.name, i.producer, o.price_cents, o.quantity
+    FROM offers o JOIN items i USING (aptcode) ORDER BY o.pharmacy_id, o.aptcode" > "$WORK/offers-$SEED.csv"
+fi
+echo "plain CSV: $(du -h "$WORK/offers-$SEED.csv" | cut -f1), $(wc -l < "$WORK/offers-$SEED.csv") offers"
+
+cat > "$WORK/import.sql" <<SQL
+PRAGMA journal_mode = OFF;
+PRAGMA synchronous = OFF;
+CREATE TABLE offers(pharmacy_id TEXT, aptcode TEXT, name TEXT, producer TEXT, price_cents INTEGER, quantity INTEGER,
+                    PRIMARY KEY (pharmacy_id, aptcode)) WITHOUT ROWID;
+BEGIN;
+.import --csv $WORK/offers-$SEED.csv offers
+COMMIT;
+SQL
+
+: > "$WORK/a.txt"; : > "$WORK/b.txt"
+for run in $(seq "$RUNS"); do
+  rm -rf "$WORK/snapshots"
+  measure "$INGEST" --feeds "$W500/feeds" --mappings "$W500/mappings" --snapshots "$WORK/snapshots" >> "$WORK/a.txt"
+  rm -f "$WORK/plain.sqlite"
+  measure sqlite3 "$WORK/plain.sqlite" ".read $WORK/import.sql" >> "$WORK/b.txt"
+done
+a_wall=$(cut -d' ' -f1 "$WORK/a.txt" | median); a_cpu=$(cut -d' ' -f2 "$WORK/a.txt" | median); a_rss=$(cut -d' ' -f3 "$WORK/a.txt" | median)
+b_wall=$(cut -d' ' -f1 "$WORK/b.txt" | median); b_cpu=$(cut -d' ' -f2 "$WORK/b.txt" | median); b_rss=$(cut -d' ' -f3 "$WORK/b.txt" | median)
+echo
+echo "## 500 × 10,000 = 5,000,000 offers, medians of $RUNS runs ($(nproc) cores)"
+echo "| run | wall s | CPU s | offers/s | peak RSS MB |"
+echo "| --- | --- | --- | --- | --- |"
+awk -v w="$a_wall" -v c="$a_cpu" -v r="$a_rss" 'BEGIN { printf "| (a) ingest, full run | %.2f | %.2f | %.0f | %.0f |\n", w, c, 5000000 / w, r / 1024 }'
+awk -v w="$b_wall" -v c="$b_cpu" -v r="$b_rss" 'BEGIN { printf "| (b) sqlite3 .import | %.2f | %.2f | %.0f | %.0f |\n", w, c, 5000000 / w, r / 1024 }'
+awk -v a="$a_wall" -v b="$b_wall" 'BEGIN { printf "\nratio a/b: %.2f (target ≤ 1.5)\n", a / b }'
+
+echo
+echo "## Peak RSS by size (one run each)"
+echo "| pharmacies | offers | wall s | peak RSS MB |"
+echo "| --- | --- | --- | --- |"
+for n in 250 500 1000; do
+  dir=$(generate "$n")
+  rm -rf "$WORK/scale"
+  read -r wall _ rss < <(measure "$INGEST" --feeds "$dir/feeds" --mappings "$dir/mappings" --snapshots "$WORK/scale")
+  awk -v n="$n" -v w="$wall" -v r="$rss" 'BEGIN { printf "| %d | %d | %.2f | %.0f |\n", n, n * 10000, w, r / 1024 }'
+done
+
+echo
+echo "## Read queries on the 500-pharmacy snapshot"
+python3 bench/read_queries.py "$WORK/snapshots/current" "${ROUNDS:-2000}"
