@@ -6,7 +6,7 @@ SNAPSHOTS ?= var/snapshots
 PACKAGES := libsqlite3-dev libxml2-dev libcsv-dev pkg-config tzdata sqlite3 time python3
 SUDO     := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
 
-.PHONY: setup build run dry-run test clean noom-memory testdb bench
+.PHONY: setup build run dry-run test clean noom-memory testdb bench fuzz-build fuzz fuzz-smoke soak
 
 setup:
 	@missing=""; \
@@ -31,6 +31,7 @@ dry-run: build
 test: setup
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	$(MAKE) fuzz-smoke
 
 clean:
 	rm -rf .build var
@@ -49,3 +50,31 @@ testdb: build
 # The performance benchmark of the operations issue: several minutes, never part of `make test`.
 bench: build
 	bench/run.sh
+
+# libFuzzer over every parser (Fuzz/ is a package of its own, built with
+# -sanitize=fuzzer,address). `make fuzz` runs each target FUZZ_SECONDS;
+# `make fuzz-smoke` (part of `make test`) runs each briefly over its corpus.
+FUZZ_TARGETS := rax noom csv xml registry reimbursement diagnosis atc icd10 gs1
+FUZZ_SECONDS ?= 60
+FUZZ_BIN := Fuzz/.build/debug/IngestFuzz
+FUZZ_ENV := SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=detect_leaks=0 INGEST_FUZZ_CSV_MAPPING=Fuzz/mappings/csv.mapping.toml INGEST_FUZZ_XML_MAPPING=Fuzz/mappings/xml.mapping.toml
+
+fuzz-build: setup
+	$(SWIFT) build --package-path Fuzz -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library
+
+fuzz: fuzz-build
+	@for target in $(FUZZ_TARGETS); do \
+	  mkdir -p var/fuzz/$$target; \
+	  echo "== $$target ($(FUZZ_SECONDS) s)"; \
+	  INGEST_FUZZ_TARGET=$$target $(FUZZ_ENV) $(FUZZ_BIN) var/fuzz/$$target Fuzz/corpus/$$target -artifact_prefix=var/fuzz/$$target- \
+	    -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 -max_len=65536 -print_final_stats=1 2>&1 \
+	    | grep -E "stat::number_of_executed_units|stat::new_units_added|ERROR|SUMMARY|Test unit written" || exit 1; \
+	done
+
+fuzz-smoke: fuzz-build
+	@for target in $(FUZZ_TARGETS); do \
+	  rm -rf var/fuzz-smoke/$$target; mkdir -p var/fuzz-smoke/$$target; \
+	  INGEST_FUZZ_TARGET=$$target $(FUZZ_ENV) $(FUZZ_BIN) var/fuzz-smoke/$$target Fuzz/corpus/$$target -runs=3000 -timeout=10 -max_len=16384 -artifact_prefix=var/fuzz-smoke/$$target- \
+	    > var/fuzz-smoke/$$target.log 2>&1 || { cat var/fuzz-smoke/$$target.log; exit 1; }; \
+	  echo "fuzz-smoke $$target: $$(grep -o 'DONE.*' var/fuzz-smoke/$$target.log | head -1)"; \
+	done

@@ -6,6 +6,8 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "ingest", targets: ["IngestCLI"]),
+        // For the libFuzzer harness in Fuzz/ only.
+        .library(name: "IngestAdaptersForFuzzing", targets: ["IngestAdapters"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),

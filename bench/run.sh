@@ -22,7 +22,8 @@ generate() { # pharmacies → folder, reused by seed
 
 measure() { # label command… → "wall user+sys maxrss_kb"
   local out
-  out=$( { /usr/bin/time -f "%e %U %S %M" "$@" >/dev/null 2>/dev/null; } 2>&1 | tail -n 1)
+  /usr/bin/time -f "%e %U %S %M" -o "$WORK/time.txt" "$@" >/dev/null 2>&1 || true
+  out=$(tail -n 1 "$WORK/time.txt")
   echo "$out" | awk '{ printf "%s %.2f %s\n", $1, $2 + $3, $4 }'
 }
 

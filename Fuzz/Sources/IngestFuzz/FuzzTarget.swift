@@ -1,0 +1,78 @@
+import Foundation
+import IngestAdapters
+import IngestCore
+
+/// One libFuzzer entry point for every parser; `INGEST_FUZZ_TARGET` picks
+/// which. Each input is written to a scratch file (adapters read files, as
+/// in a run) and parsed; beyond "no crash, no hang, no sanitizer report" it
+/// checks the invariant every adapter promises: read = accepted + rejected.
+enum FuzzTarget: String, CaseIterable {
+    case rax, noom, csv, xml, registry, reimbursement, diagnosis, atc, icd10, gs1
+}
+
+private let target = FuzzTarget(rawValue: ProcessInfo.processInfo.environment["INGEST_FUZZ_TARGET"] ?? "") ?? {
+    fatalError("set INGEST_FUZZ_TARGET to one of \(FuzzTarget.allCases.map(\.rawValue).joined(separator: ", "))")
+}()
+private let scratch = NSTemporaryDirectory() + "ingest-fuzz-\(getpid())"
+private let csvMapping = try! MappingLoader.load(path: ProcessInfo.processInfo.environment["INGEST_FUZZ_CSV_MAPPING"] ?? "mappings/csv.mapping.toml")
+private let xmlMapping = try! MappingLoader.load(path: ProcessInfo.processInfo.environment["INGEST_FUZZ_XML_MAPPING"] ?? "mappings/xml.mapping.toml")
+
+private func check<Record>(_ output: FeedOutput<Record>) {
+    precondition(output.read == output.accepted + output.rejected, "read \(output.read) != accepted \(output.accepted) + rejected \(output.rejected)")
+    // Rejecting the feed whole keeps every record read, as rejects.
+    var failed = output
+    failed.failure = failed.failure ?? FeedFailure(reason: .badHeader, message: "fuzz")
+    let whole = failed.rejectingAll()
+    precondition(whole.read == output.read && whole.rejected == output.read && whole.accepted == 0, "rejectingAll lost records")
+}
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzOne(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    let bytes = Array(UnsafeBufferPointer(start: data, count: size))
+    if target == .diagnosis {
+        for item in DiagnosisNotation.parse(String(decoding: bytes, as: UTF8.self)) {
+            if case .range(let range) = item { precondition(range.from <= range.to && DiagnosisNotation.isCode(range.from)) }
+        }
+        return 0
+    }
+    let path = scratch + ".\(target.rawValue)"
+    FileManager.default.createFile(atPath: path, contents: Data(bytes))
+    guard let file = try? FeedFile.open(path: path, name: "fuzz") else { return 0 }
+    func stock(_ adapter: some StockFeedAdapter) {
+        _ = adapter.recognises(file)
+        _ = try? adapter.readHeader(file)
+        var output = FeedOutput<StockOffer>(file: "fuzz")
+        _ = adapter.parse(file, into: &output)
+        check(output)
+        for offer in output.records { precondition(offer.priceCents >= 0 && offer.quantity >= 0 && !offer.aptcode.isEmpty) }
+    }
+    switch target {
+    case .rax: stock(RAXStockAdapter(maxLineLength: 4096))
+    case .noom: stock(NoomStockAdapter())
+    case .csv: stock(MappedCSVStockAdapter(mapping: csvMapping))
+    case .xml: stock(MappedXMLStockAdapter(mapping: xmlMapping))
+    case .registry: check(PharmacyRegistryAdapter().parse(file))
+    case .reimbursement: check(ReimbursementListAdapter().parse(file).output)
+    case .atc: check(ATCAdapter().parse(file))
+    case .icd10: check(ICD10Adapter().parse(file))
+    case .gs1: check(GS1DatasheetAdapter().parse(file))
+    case .diagnosis: break
+    }
+    return 0
+}
+
+/// SwiftPM links an executable's entry point as `<module>_main`; hand over
+/// to libFuzzer's driver from there (libFuzzer's own `main` is then unused).
+@_silgen_name("LLVMFuzzerRunDriver")
+private func LLVMFuzzerRunDriver(
+    _ argc: UnsafeMutablePointer<CInt>,
+    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
+    _ callback: @convention(c) (UnsafePointer<UInt8>, Int) -> CInt
+) -> CInt
+
+@_cdecl("IngestFuzz_main")
+public func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
+    var count = argc
+    var arguments = argv
+    return LLVMFuzzerRunDriver(&count, &arguments) { data, size in fuzzOne(data, size) }
+}
