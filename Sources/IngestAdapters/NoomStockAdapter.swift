@@ -238,7 +238,14 @@ final class NoomReader: XMLStreamHandler {
             return output.reject(error, line: item.line, key: aptcode)
         }
         output.warnIfRestricted(gtin, line: item.line, key: aptcode)
-        guard let name = item.name, !name.isEmpty else { return reject(.missingField, "name", "item has no name") }
+        let name: String
+        do {
+            name = try StockFieldRules.required(item.name, field: "name")
+            try StockFieldRules.printable(item.producer, field: "producer")
+            try StockFieldRules.printable(item.substance, field: "substance")
+        } catch {
+            return output.reject(error, line: item.line, key: aptcode)
+        }
         guard let netText = item.net, let net = ExactDecimal.parse(netText, decimalSeparator: ".", maxFractionDigits: 6),
               let vatText = item.vatRate, let vat = ExactDecimal.parse(vatText, decimalSeparator: ".", maxFractionDigits: 4) else {
             return reject(.badPrice, "price", "price net='\(item.net ?? "")' vatRate='\(item.vatRate ?? "")' is not two decimal-point numbers")

@@ -105,7 +105,7 @@ public struct RAXStockAdapter: StockFeedAdapter {
 
     private func consume(_ line: LineReader.Line, number: Int, state: inout ParseState, output: inout FeedOutput<StockOffer>) throws {
         state.lastLine = number
-        guard case .text(let bytes) = line else {
+        guard case .text(var bytes) = line else {
             // Unreadable, but most likely an item: it counts as one so the
             // trailer check sees the damage.
             if case .tooLong(let length) = line {
@@ -113,6 +113,9 @@ public struct RAXStockAdapter: StockFeedAdapter {
                 output.reject(line: number, key: "", reason: .lineTooLong, message: "line of \(length) bytes exceeds the limit of \(maxLineLength)")
             }
             return
+        }
+        if number == 1, bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
+            bytes = UnsafeBufferPointer(rebasing: bytes[3...]) // a BOM some tools add
         }
         if number == 1 {
             switch parseHeader(bytes) {
@@ -139,6 +142,10 @@ public struct RAXStockAdapter: StockFeedAdapter {
             if let quantity = fields.trimmed(fields.count - 1).parseInteger(allowNegative: true) {
                 state.quantitySum += quantity
             }
+            if Self.containsUTF8BOM(bytes) {
+                output.reject(line: number, key: "", reason: .badEncoding, message: "a UTF-8 byte order mark inside a Windows-1257 record")
+                return
+            }
             guard let header = state.header, output.failure == nil,
                   let fieldCount = header.itemFieldCount, let currency = header.currency else {
                 // The feed is rejected whole anyway; the record is counted.
@@ -159,6 +166,14 @@ public struct RAXStockAdapter: StockFeedAdapter {
         default:
             output.reject(line: number, key: "", reason: .badRecordType, message: "record type must be H, I or T", field: "record type")
         }
+    }
+
+    static func containsUTF8BOM(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard bytes.count >= 3 else { return false }
+        for index in 0..<(bytes.count - 2) where bytes[index] == 0xEF && bytes[index + 1] == 0xBB && bytes[index + 2] == 0xBF {
+            return true
+        }
+        return false
     }
 
     private func readItem(
@@ -197,8 +212,14 @@ public struct RAXStockAdapter: StockFeedAdapter {
             return output.reject(error, line: line, key: aptcode)
         }
         output.warnIfRestricted(gtin, line: line, key: aptcode)
-        let name = text[3 + shift]
-        guard !name.isEmpty else { return reject(.missingField, "name", "name is empty") }
+        let name: String
+        do {
+            name = try StockFieldRules.required(text[3 + shift], field: "name")
+            try StockFieldRules.printable(text[4 + shift], field: "producer")
+            try StockFieldRules.printable(text[6 + shift], field: "active substance")
+        } catch {
+            return output.reject(error, line: line, key: aptcode)
+        }
         let priceText = fields.trimmed(7 + shift)
         guard let price = ExactDecimal.parse(priceText, decimalSeparator: UInt8(ascii: ","), maxFractionDigits: 2) else {
             return reject(.badPrice, "price", "price '\(text[7 + shift])' is not a decimal-comma amount with up to 2 decimals")

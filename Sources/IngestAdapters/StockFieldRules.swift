@@ -41,7 +41,19 @@ enum StockFieldRules {
         guard let value = text?.trimmed, !value.isEmpty else {
             throw Problem(reason: .missingField, field: field, message: "\(field) is empty")
         }
+        try printable(value, field: field)
         return value
+    }
+
+    /// Text shown to the public: no control characters (tab and line breaks
+    /// aside), no byte order mark in mid-text, no U+FFFD left by a lossy
+    /// decoder upstream.
+    static func printable(_ text: String?, field: String) throws(Problem) {
+        guard let text else { return }
+        for scalar in text.unicodeScalars where scalar.value < 0x20 && scalar != "\t" && scalar != "\n" && scalar != "\r"
+            || scalar == "\u{FEFF}" || scalar == "\u{FFFD}" || scalar == "\u{7F}" {
+            throw Problem(reason: .badEncoding, field: field, message: "\(field) holds the control or marker character U+\(String(scalar.value, radix: 16, uppercase: true))")
+        }
     }
 }
 

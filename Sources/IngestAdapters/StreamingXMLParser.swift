@@ -85,11 +85,16 @@ extension RejectReason {
 public final class StreamingXMLParser {
     public static let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOCDATA.rawValue | XML_PARSE_COMPACT.rawValue)
     public static let chunkSize = 256 * 1024
+    /// Deeper nesting than this is refused: no feed format needs more than a
+    /// handful of levels, and libxml2's SAX mode does not limit depth itself.
+    public static let maxDepth = 256
 
     private final class Context {
         unowned let handler: XMLStreamHandler
         var parser: xmlParserCtxtPtr?
         var unsafeReason: String?
+        var tooDeep = false
+        var depth = 0
         var stoppedByHandler = false
         init(handler: XMLStreamHandler) { self.handler = handler }
 
@@ -146,6 +151,9 @@ public final class StreamingXMLParser {
             if let reason = context.unsafeReason {
                 throw FeedFailure(reason: .unsafeXML, message: reason, line: context.line)
             }
+            if context.tooDeep {
+                throw FeedFailure(reason: .malformedXML, message: "elements nested deeper than \(Self.maxDepth) levels", line: context.line)
+            }
             if context.stoppedByHandler { return }
             if code != 0 || parser.pointee.wellFormed == 0 {
                 throw Self.failure(parser)
@@ -168,13 +176,21 @@ public final class StreamingXMLParser {
         sax.startElementNs = { context, localname, _, uri, _, _, attributeCount, _, attributes in
             guard let context, let localname else { return }
             let state = Unmanaged<Context>.fromOpaque(context).takeUnretainedValue()
+            state.depth += 1
+            if state.depth > StreamingXMLParser.maxDepth {
+                state.tooDeep = true
+                if let parser = state.parser { xmlStopParser(parser) }
+                return
+            }
             state.handler.startElement(XMLName(local: localname, uri: uri),
                                        attributes: XMLAttributes(base: attributes, count: Int(attributeCount)),
                                        line: state.line)
         }
         sax.endElementNs = { context, localname, _, uri in
             guard let context, let localname else { return }
-            Unmanaged<Context>.fromOpaque(context).takeUnretainedValue().handler.endElement(XMLName(local: localname, uri: uri))
+            let state = Unmanaged<Context>.fromOpaque(context).takeUnretainedValue()
+            state.depth -= 1
+            state.handler.endElement(XMLName(local: localname, uri: uri))
         }
         let characters: charactersSAXFunc = { context, text, length in
             guard let context, let text else { return }

@@ -28,7 +28,9 @@ struct FeedInventory {
         for name in names {
             let path = "\(directory)/\(name)"
             if name.hasPrefix(".") {
-                continue // editor and download leftovers; never feeds
+                // Editor and download leftovers (.part, .swp): never read, but reported.
+                entries.append(Entry(name: name, path: path, skipped: "hidden file, not read"))
+                continue
             }
             var info = stat()
             guard lstat(path, &info) == 0 else {

@@ -30,7 +30,7 @@ import Testing
 
         var landed = 0
         var generator = SystemRandomNumberGenerator()
-        for _ in 0..<25 {
+        for _ in 0..<50 {
             if try CommandRunner.ingestKilled(after: Double.random(in: 0...span, using: &generator), arguments) { landed += 1 }
             let directory = SnapshotDirectory(path: snapshots)
             let current = try #require(directory.currentVersion())
@@ -40,7 +40,7 @@ import Testing
             database.close()
             #expect(FileManager.default.fileExists(atPath: directory.manifestPath(current)))
         }
-        #expect(landed > 10, "most kills should land while a run is in progress (\(landed) did)")
+        #expect(landed > 20, "most kills should land while a run is in progress (\(landed) did)")
         // The next run is not blocked by any lock or leftover, and cleans up.
         #expect(try CommandRunner.ingest(arguments).status == 0)
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: snapshots).filter { $0.hasPrefix(".staging-") || $0.hasPrefix(".tmp-") }

@@ -78,6 +78,8 @@ struct MappedRecordReader {
             let packageCode = try StockFieldRules.packageCode(value(.packageCode, column), field: "package_code")
             let gtin = try StockFieldRules.gtin(value(.gtin, column))
             let name = try StockFieldRules.required(value(.name, column), field: "name")
+            try StockFieldRules.printable(value(.producer, column), field: "producer")
+            try StockFieldRules.printable(value(.activeSubstance, column), field: "active_substance")
             let cents = try price(column)
             let quantity = try StockFieldRules.quantity(value(.quantity, column))
             guard seen.insert(key).inserted else {
