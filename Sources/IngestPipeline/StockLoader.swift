@@ -18,12 +18,11 @@ final class StockLoader {
 
     private(set) var items = ItemCatalog()
     private(set) var pharmacies: [PharmacyRow] = []
-    /// For items with no package code known yet: the pharmacies (indexes into
-    /// `pharmacies`) that offered them. When a later feed supplies the code,
-    /// those offers get their tier prices at the end. Indexes, not rows: for
-    /// the many items that never have a package code this costs 4 bytes an offer.
-    private var unpriced: [String: [Int32]] = [:]
-    private var latePriced: [(aptcode: String, pharmacyIndex: Int32)] = []
+    /// Items whose package code arrived only with a later pharmacy's feed,
+    /// and the index (into `pharmacies`) of that pharmacy: offers of the
+    /// pharmacies before it were written without tier prices and are priced
+    /// at the end. Memory grows with items, never with offers.
+    private var latePriced: [(aptcode: String, before: Int)] = []
     /// Previous pharmacies not yet loaded or carried, in byte order.
     private var pendingPrevious: [String]
 
@@ -55,17 +54,14 @@ final class StockLoader {
         let exportDate = header.exportedAt.localDate
         var rows: [OfferRow] = []
         rows.reserveCapacity(result.offers.count)
-        let pharmacyIndex = Int32(pharmacies.count)
         let tracking = !pricer.catalog.isEmpty
         for offer in result.offers {
-            let known = items.items[offer.aptcode]?.packageCode
+            let known = items.items[offer.aptcode]
             items.add(offer)
-            if tracking, known == nil, offer.packageCode != nil, let waiting = unpriced.removeValue(forKey: offer.aptcode) {
-                latePriced += waiting.map { (offer.aptcode, $0) }
+            if tracking, let known, known.packageCode == nil, offer.packageCode != nil {
+                latePriced.append((offer.aptcode, pharmacies.count))
             }
-            let packageCode = offer.packageCode ?? known
-            if tracking, packageCode == nil { unpriced[offer.aptcode, default: []].append(pharmacyIndex) }
-            rows.append(pricer.row(for: offer, packageCode: packageCode, exportDate: exportDate))
+            rows.append(pricer.row(for: offer, packageCode: offer.packageCode ?? known?.packageCode, exportDate: exportDate))
         }
         try writer.writeOffers(pharmacyID: pharmacyID, rows)
         pharmacies.append(pharmacyRow(header, offers: result.offers.count, report: &report))
@@ -88,11 +84,12 @@ final class StockLoader {
     private func priceLateOffers() throws {
         guard !latePriced.isEmpty else { return }
         var updates: [(pharmacyID: String, row: OfferRow)] = []
-        for (aptcode, index) in latePriced {
-            let pharmacy = pharmacies[Int(index)]
-            guard var row = try writer.offer(pharmacyID: pharmacy.id, aptcode: aptcode),
-                  let date = ExportTimestamp.parseISO8601(pharmacy.lastRefresh)?.localDate else { continue }
-            if pricer.price(&row, packageCode: items.items[aptcode]?.packageCode, exportDate: date) { updates.append((pharmacy.id, row)) }
+        for (aptcode, before) in latePriced {
+            for pharmacy in pharmacies[..<before] {
+                guard var row = try writer.offer(pharmacyID: pharmacy.id, aptcode: aptcode), row.limitPriceCents == nil,
+                      let date = ExportTimestamp.parseISO8601(pharmacy.lastRefresh)?.localDate else { continue }
+                if pricer.price(&row, packageCode: items.items[aptcode]?.packageCode, exportDate: date) { updates.append((pharmacy.id, row)) }
+            }
         }
         updates.sort { ($0.pharmacyID.utf8.lexicographicallyPrecedes($1.pharmacyID.utf8)) || ($0.pharmacyID == $1.pharmacyID && $0.row.aptcode.utf8.lexicographicallyPrecedes($1.row.aptcode.utf8)) }
         try writer.updateTierPrices(updates)

@@ -93,11 +93,13 @@ extension SnapshotWriter {
 
     /// One written offer's shelf price and quantity.
     public func offer(pharmacyID: String, aptcode: String) throws -> OfferRow? {
-        let select = try database.cachedStatement("SELECT price_cents, quantity FROM offers WHERE pharmacy_id = ? AND aptcode = ?")
+        let select = try database.cachedStatement(
+            "SELECT price_cents, quantity, limit_price_cents FROM offers WHERE pharmacy_id = ? AND aptcode = ?")
         select.bind(pharmacyID, at: 1)
         select.bind(aptcode, at: 2)
         guard try select.step() else { return nil }
-        return OfferRow(aptcode: aptcode, priceCents: select.int64(0), quantity: select.int64(1))
+        return OfferRow(aptcode: aptcode, priceCents: select.int64(0), quantity: select.int64(1),
+                        limitPriceCents: select.isNull(2) ? nil : select.int64(2))
     }
 
     /// Tier prices for offers whose package code became known only after

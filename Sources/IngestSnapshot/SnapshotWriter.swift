@@ -28,7 +28,7 @@ public final class SnapshotWriter {
             PRAGMA journal_mode = OFF;
             PRAGMA synchronous = OFF;
             PRAGMA page_size = 4096;
-            PRAGMA cache_size = -65536;
+            PRAGMA cache_size = -16384;
             PRAGMA locking_mode = EXCLUSIVE;
             """)
         try database.execute(SnapshotSchema.tables)
