@@ -84,11 +84,12 @@ echo "## Parsers alone (ingest check, records counted not kept, one thread)"
 echo "| format | files | MB | seconds | MB/s |"
 echo "| --- | --- | --- | --- | --- |"
 for pattern in "noom_*.xml" "rax_*.txt" "chain_*.csv"; do
-  files=$(ls "$W500"/feeds/$pattern | head -n 60)
+  all=("$W500"/feeds/$pattern)
+  files="${all[*]:0:60}"
   mb=$(du -cm $files | tail -n 1 | cut -f1)
   cat $files > /dev/null
   read -r wall _ _ < <(measure "$INGEST" check --mappings "$W500/mappings" $files)
-  awk -v p="$pattern" -v n="$(echo "$files" | wc -l)" -v mb="$mb" -v w="$wall" 'BEGIN { printf "| %s | %d | %d | %.2f | %.0f |\n", p, n, mb, w, mb / w }'
+  awk -v p="$pattern" -v n="$(echo $files | wc -w)" -v mb="$mb" -v w="$wall" 'BEGIN { printf "| %s | %d | %d | %.2f | %.0f |\n", p, n, mb, w, mb / w }'
 done
 
 echo
