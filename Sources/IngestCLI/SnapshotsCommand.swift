@@ -48,13 +48,15 @@ struct SnapshotsCommand: ParsableCommand {
         func run() throws {
             let directory = location.directory
             let current = directory.currentVersion()
-            print("  VERSION                 CREATED                 PHARMACIES     ITEMS      OFFERS  REJECTS")
+            func pad(_ text: String, _ width: Int) -> String { text.padding(toLength: max(width, text.count), withPad: " ", startingAt: 0) }
+            func right(_ value: Int, _ width: Int) -> String { let text = String(value); return String(repeating: " ", count: max(0, width - text.count)) + text }
+            print("  " + pad("VERSION", 22) + pad("CREATED", 22) + "PHARMACIES     ITEMS      OFFERS  REJECTS")
             for version in directory.versions() {
                 let manifest = try? directory.readManifest(version)
                 let counts = manifest?.rowCounts ?? [:]
                 let rejects = manifest?.rejectCounts.values.reduce(0, +) ?? 0
-                let line = String(format: "%@ %-23@ %-20@ %10d %9d %11d %8d", version == current ? "*" : " ", version,
-                                  manifest?.createdAt ?? "?", counts["pharmacies"] ?? 0, counts["items"] ?? 0, counts["offers"] ?? 0, rejects)
+                let line = (version == current ? "* " : "  ") + pad(version, 22) + pad(manifest?.createdAt ?? "?", 22)
+                    + right(counts["pharmacies"] ?? 0, 10) + right(counts["items"] ?? 0, 10) + right(counts["offers"] ?? 0, 12) + right(rejects, 9)
                 print(line + (manifest?.forced == true ? "  forced" : ""))
             }
         }
