@@ -83,34 +83,30 @@ struct ReferenceFileWriter {
     }
 
     private func atc(_ directory: String) throws -> GroundTruth.Feed {
-        var truth = GroundTruth.Feed()
-        var sink = try ByteSink(path: "\(directory)/atc.csv")
-        defer { sink.close() }
-        sink.append("code;name\n")
-        for entry in catalog.atc {
-            sink.append("\(entry.code);\(entry.name)\n")
-            truth.accept()
-        }
-        if badRate > 0 {
-            sink.append("A1;vale kuju\nZ99AA01;vanemata rühm\n")
-            truth.reject("bad_atc_code")
-            truth.reject("missing_parent")
-        }
-        return truth
+        try codeList(directory, "atc.csv", rows: catalog.atc.map { ($0.code, $0.name) },
+                     faults: [("A1", "vale kuju", "bad_atc_code"), ("Z99AA01", "vanemata rühm", "missing_parent")])
     }
 
     private func icd10(_ directory: String) throws -> GroundTruth.Feed {
+        try codeList(directory, "icd10.csv", rows: catalog.icd10, faults: [("XX", "vale kood", "bad_icd10_code")])
+    }
+
+    /// A `code;name` file; with faults on, the fault rows follow the good ones.
+    private func codeList(_ directory: String, _ name: String, rows: [(code: String, name: String)],
+                          faults: [(code: String, name: String, reason: String)]) throws -> GroundTruth.Feed {
         var truth = GroundTruth.Feed()
-        var sink = try ByteSink(path: "\(directory)/icd10.csv")
+        var sink = try ByteSink(path: "\(directory)/\(name)")
         defer { sink.close() }
         sink.append("code;name\n")
-        for entry in catalog.icd10 {
-            sink.append("\(entry.code);\(entry.name)\n")
+        for row in rows {
+            sink.append("\(row.code);\(row.name)\n")
             truth.accept()
         }
         if badRate > 0 {
-            sink.append("XX;vale kood\n")
-            truth.reject("bad_icd10_code")
+            for fault in faults {
+                sink.append("\(fault.code);\(fault.name)\n")
+                truth.reject(fault.reason)
+            }
         }
         return truth
     }
