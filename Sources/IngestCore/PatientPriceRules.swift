@@ -26,6 +26,14 @@ public struct PatientPriceRules: Sendable, Equatable {
     /// Sorted by `from`.
     public let periods: [Period]
 
+    /// The periods of FEEDS.md §7, used only when the rules file is missing.
+    public static let statutory = PatientPriceRules(periods: [
+        Period(from: "2003-01-01", fees: [100: 128, 90: 128, 75: 128, 50: 320]),
+        Period(from: "2011-01-01", fees: [100: 127, 90: 127, 75: 127, 50: 319]),
+        Period(from: "2018-01-01", fees: [100: 250, 90: 250, 75: 250, 50: 250]),
+        Period(from: "2025-01-01", fees: [100: 350, 90: 350, 75: 350, 50: 350]),
+    ])
+
     public init(periods: [Period]) {
         self.periods = periods.sorted { $0.from < $1.from }
     }

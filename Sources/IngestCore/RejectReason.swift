@@ -50,4 +50,5 @@ public struct WarningCode: RawRepresentable, Hashable, Comparable, Sendable, Cod
 
     public static let restrictedGTIN = WarningCode(rawValue: "restricted_gtin")
     public static let unknownPharmacy = WarningCode(rawValue: "unknown_pharmacy")
+    public static let defaultPriceRules = WarningCode(rawValue: "default_price_rules")
 }

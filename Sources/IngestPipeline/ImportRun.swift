@@ -37,18 +37,23 @@ public final class ImportRun {
         var report = RunReport(dryRun: options.dryRun)
         // Configuration first: a bad mapping or rules file stops the run before any feed is read.
         let catalog: AdapterCatalog
-        let rules: PatientPriceRules?
+        let configuredRules: PatientPriceRules?
         do {
             catalog = try self.catalog ?? AdapterCatalog.load(mappingsDirectory: options.mappingsDirectory)
-            rules = try PatientPriceRulesLoader.load(directory: options.mappingsDirectory)
+            configuredRules = try PatientPriceRulesLoader.load(directory: options.mappingsDirectory)
         } catch let error as MappingError {
             throw ImportError.configuration(error.description)
         }
         let inventory = try FeedInventory(directory: options.feedsDirectory)
         let files = try FeedClassification(inventory, catalog: catalog)
         report.feeds += files.settled
+        var rules = configuredRules
         if rules == nil, !files.reimbursementLists.isEmpty {
-            throw ImportError.configuration("\(PatientPriceRulesLoader.fileName) is missing from \(options.mappingsDirectory); tier prices need it")
+            // A missing rules file must not stop tonight's prices: the statute's
+            // periods (FEEDS.md §7) stand in, and the report says so.
+            rules = PatientPriceRules.statutory
+            report.warnings.append(Warning(file: PatientPriceRulesLoader.fileName, line: 0, key: "", code: .defaultPriceRules,
+                                           message: "\(PatientPriceRulesLoader.fileName) is missing from \(options.mappingsDirectory); using the fee periods of FEEDS.md §7"))
         }
 
         // The lock comes before any write to the snapshots directory; a dry run writes nothing there.
@@ -112,9 +117,19 @@ public final class ImportRun {
             var publisher = SnapshotPublisher(directory: directory, retention: options.retention)
             publisher.faultInjector = faultInjector
             let finished = report
+            let carriedInputs = report.carriedOver.filter { !$0.dropped }.compactMap { carry -> Manifest.Input? in
+                guard var input = previous?.input(for: carry) else { return nil }
+                input.outcome = FeedOutcome.carriedOver.rawValue
+                input.message = "kept from version \(carry.fromVersion)" + (carry.kind == .pharmacy ? ": tonight's feed is missing or rejected" : "")
+                return input
+            }
             _ = try publisher.publish(stagingPath: stagingPath, .init(
                 version: version,
-                manifest: { snapshot in self.manifest(for: finished, version: version, directory: directory, snapshot: snapshot) },
+                manifest: { snapshot in
+                    var manifest = self.manifest(for: finished, version: version, directory: directory, snapshot: snapshot)
+                    manifest.inputs += carriedInputs
+                    return manifest
+                },
                 rejects: report.rejects, warnings: report.warnings))
             clock.lap("checked and published")
             report.publishedVersion = version

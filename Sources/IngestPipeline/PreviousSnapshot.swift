@@ -13,6 +13,8 @@ final class PreviousSnapshot {
     let pharmacies: [String: PharmacyRow]
     let offerCount: Int
     let meta: [String: String]
+    /// Its manifest, when it has one: where carried-over data first came from.
+    let manifest: Manifest?
 
     init?(directory: SnapshotDirectory) {
         guard let version = directory.currentVersion(),
@@ -41,6 +43,19 @@ final class PreviousSnapshot {
             while (try? statement.step()) == true { meta[statement.string(0) ?? ""] = statement.string(1) }
         }
         self.meta = meta
+        manifest = try? directory.readManifest(version)
+    }
+
+    /// The manifest entry of the input that brought this pharmacy's (or this
+    /// reference kind's) data into the previous snapshot.
+    func input(for carry: CarryOver) -> Manifest.Input? {
+        manifest?.inputs.first { input in
+            guard input.outcome == "loaded" || input.outcome == "carried_over" else { return false }
+            switch carry.kind {
+            case .pharmacy: return input.pharmacyId == carry.key && input.kind == "stock"
+            case .reference: return input.kind == carry.key
+            }
+        }
     }
 
     deinit { database.close() }

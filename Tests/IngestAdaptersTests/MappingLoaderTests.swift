@@ -109,3 +109,25 @@ extension StockFeedMapping.Source: CustomStringConvertible {
         }
     }
 }
+
+@Suite struct PatientPriceRulesLoaderTests {
+    @Test func theRulesFileHoldsTheSpecsFourPeriods() throws {
+        let rules = try #require(try PatientPriceRulesLoader.load(directory: RepositoryFiles.mappingsDirectory))
+        #expect(rules == PatientPriceRules.statutory)
+        #expect(rules.periods.map(\.from) == ["2003-01-01", "2011-01-01", "2018-01-01", "2025-01-01"])
+    }
+
+    @Test(arguments: [
+        ("[[period]]\nfrom = \"2003-01-01\"\nfee = { \"100\" = 1.28, \"90\" = \"1.28\", \"75\" = \"1.28\", \"50\" = \"3.20\" }", "period[0].fee.100"),
+        ("[[period]]\nfrom = \"2003-01-01\"\nfee = { \"100\" = \"1.28\", \"90\" = \"1.28\", \"75\" = \"1.28\" }", "period[0].fee.50"),
+        ("[[period]]\nfrom = \"someday\"\nfee = { \"100\" = \"1\", \"90\" = \"1\", \"75\" = \"1\", \"50\" = \"1\" }", "period[0].from"),
+        ("[[period]]\nfrom = \"2003-01-01\"\nfee = { \"100\" = \"1\", \"90\" = \"1\", \"75\" = \"1\", \"50\" = \"1\", \"60\" = \"1\" }", "period[0].fee.60"),
+        ("rounding = \"down\"", "rounding"),
+    ])
+    func invalidRulesNameTheKey(text: String, key: String) {
+        let directory = TemporaryDirectory()
+        directory.write(PatientPriceRulesLoader.fileName, text: text)
+        #expect(throws: MappingError.self) { try PatientPriceRulesLoader.load(directory: directory.path) }
+        do { _ = try PatientPriceRulesLoader.load(directory: directory.path) } catch { #expect(error.key == key) }
+    }
+}

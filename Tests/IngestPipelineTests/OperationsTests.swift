@@ -53,6 +53,10 @@ import Testing
         let manifest = try SnapshotDirectory(path: "\(temporary.path)/snapshots").readManifest(report.publishedVersion!)
         #expect(manifest.carriedOver == [.init(kind: "pharmacy", key: "1003", fromVersion: first, lastRefresh: yesterday, dropped: false, offers: 10)])
         #expect(manifest.inputs.first { $0.file == "rax_1003.txt" }?.outcome == "rejected")
+        // The input whose data is kept is listed too, as carried over.
+        let carried = try #require(manifest.inputs.first { $0.outcome == "carried_over" })
+        #expect(carried.pharmacyId == "1003")
+        #expect(carried.message?.contains(first) == true)
     }
 
     @Test func carriedOffersAreDroppedWhenTooOld() throws {
@@ -153,6 +157,20 @@ import Testing
         #expect(db.int("SELECT count(*) FROM reimbursements") == 6)
         #expect(db.int("SELECT count(*) FROM atc") == 19)
         #expect(db.value("SELECT value FROM meta WHERE key = 'reimbursement_valid_from'") == "2011-05-01")
+    }
+
+    @Test func aMissingRulesFileFallsBackToTheStatutoryPeriodsWithAWarning() throws {
+        let temporary = TemporaryDirectory()
+        let feeds = temporary.subdirectory("feeds")
+        try FileManager.default.copyItem(atPath: RepositoryFiles.feed("reimbursement_2011-05-01.xml"), toPath: "\(feeds)/list.xml")
+        var feed = RAXFeedBuilder(pharmacyID: "31937", exportedAt: "20110519T2305")
+        feed.item("MM0007145", package: "1144976", price: "2,37")
+        temporary.write("feeds/rax.txt", bytes: feed.bytes)
+        var options = options(temporary, feeds)
+        options.mappingsDirectory = temporary.subdirectory("empty-mappings")
+        let report = try ImportRun(options: options).run()
+        #expect(report.warnings.map(\.code).contains(.defaultPriceRules))
+        #expect(try query(temporary).int("SELECT price_100_cents FROM offers") == 175)
     }
 
     @Test func metricsFileIsAValidTextfileAndKeepsTheLastSuccess() throws {
