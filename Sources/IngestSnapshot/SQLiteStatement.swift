@@ -63,6 +63,27 @@ public final class SQLiteStatement {
         }
     }
 
+    /// A value to bind, for statements run with `run(_:)`.
+    public enum Value {
+        case int(Int64?)
+        case text(String?)
+        case real(Double?)
+    }
+
+    /// Binds `values` to parameters 1, 2, … and runs the statement. For the
+    /// reference tables; the offers loop binds by hand to skip the array.
+    public func run(_ values: Value...) throws(SQLiteError) {
+        for (offset, value) in values.enumerated() {
+            let index = Int32(offset + 1)
+            switch value {
+            case .int(let number): bind(number, at: index)
+            case .text(let text): bind(text, at: index)
+            case .real(let real): bind(real, at: index)
+            }
+        }
+        try run()
+    }
+
     /// Steps once: true when a row is available, false when done.
     @discardableResult
     public func step() throws(SQLiteError) -> Bool {

@@ -4,51 +4,27 @@ extension SnapshotWriter {
         let tier = try database.cachedStatement(
             "INSERT INTO reimbursements(package_code, rate, limit_price_cents, diagnoses, info) VALUES (?, ?, ?, ?, ?)")
         for row in rows {
-            tier.bind(row.packageCode, at: 1)
-            tier.bind(row.rate, at: 2)
-            tier.bind(row.limitPriceCents, at: 3)
-            tier.bind(row.diagnoses, at: 4)
-            tier.bind(row.info, at: 5)
-            try tier.run()
+            try tier.run(.text(row.packageCode), .int(Int64(row.rate)), .int(row.limitPriceCents), .text(row.diagnoses), .text(row.info))
         }
         let diagnosis = try database.cachedStatement(
             "INSERT INTO reimbursement_diagnoses(package_code, rate, icd_from, icd_to, marker) VALUES (?, ?, ?, ?, ?)")
         for row in diagnoses {
-            diagnosis.bind(row.packageCode, at: 1)
-            diagnosis.bind(row.rate, at: 2)
-            diagnosis.bind(row.icdFrom, at: 3)
-            diagnosis.bind(row.icdTo, at: 4)
-            diagnosis.bind(row.marker, at: 5)
-            try diagnosis.run()
+            try diagnosis.run(.text(row.packageCode), .int(Int64(row.rate)), .text(row.icdFrom), .text(row.icdTo), .text(row.marker))
         }
         let abbreviation = try database.cachedStatement("INSERT INTO diagnosis_legend(code, text) VALUES (?, ?)")
-        for entry in legend {
-            abbreviation.bind(entry.code, at: 1)
-            abbreviation.bind(entry.text, at: 2)
-            try abbreviation.run()
-        }
+        for entry in legend { try abbreviation.run(.text(entry.code), .text(entry.text)) }
     }
 
     public func writeICD10(_ codes: [(code: String, name: String)]) throws {
         let insert = try database.cachedStatement("INSERT INTO icd10(code, name) VALUES (?, ?)")
-        for entry in codes {
-            insert.bind(entry.code, at: 1)
-            insert.bind(entry.name, at: 2)
-            try insert.run()
-        }
+        for entry in codes { try insert.run(.text(entry.code), .text(entry.name)) }
     }
 
     /// ATC groups; `child_count` and `item_count` are derived once items are in
     /// (`deriveATCCounts`).
     public func writeATC(_ rows: [ATCRow]) throws {
         let insert = try database.cachedStatement("INSERT INTO atc(code, name, level, parent, child_count, item_count) VALUES (?, ?, ?, ?, 0, 0)")
-        for row in rows {
-            insert.bind(row.code, at: 1)
-            insert.bind(row.name, at: 2)
-            insert.bind(row.level, at: 3)
-            insert.bind(row.parent, at: 4)
-            try insert.run()
-        }
+        for row in rows { try insert.run(.text(row.code), .text(row.name), .int(Int64(row.level)), .text(row.parent)) }
     }
 
     /// `item_count`: distinct items whose ATC code lies under the group at any
@@ -71,23 +47,10 @@ extension SnapshotWriter {
             """)
         let child = try database.cachedStatement("INSERT INTO gs1_children(parent_gtin, child_gtin, quantity) VALUES (?, ?, ?)")
         for item in items {
-            insert.bind(item.gtin, at: 1)
-            insert.bind(item.unitDescriptor, at: 2)
-            insert.bind(item.brand, at: 3)
-            insert.bind(item.description, at: 4)
-            insert.bind(item.netContent, at: 5)
-            insert.bind(item.imageURL, at: 6)
-            insert.bind(item.checks.passed, at: 7)
-            insert.bind(item.checks.warning, at: 8)
-            insert.bind(item.checks.failed, at: 9)
-            insert.bind(item.checks.unable, at: 10)
-            try insert.run()
-            for entry in item.children {
-                child.bind(item.gtin, at: 1)
-                child.bind(entry.gtin, at: 2)
-                child.bind(entry.quantity, at: 3)
-                try child.run()
-            }
+            try insert.run(.text(item.gtin), .text(item.unitDescriptor), .text(item.brand), .text(item.description), .text(item.netContent),
+                           .text(item.imageURL), .int(Int64(item.checks.passed)), .int(Int64(item.checks.warning)),
+                           .int(Int64(item.checks.failed)), .int(Int64(item.checks.unable)))
+            for entry in item.children { try child.run(.text(item.gtin), .text(entry.gtin), .int(entry.quantity)) }
         }
     }
 
@@ -111,14 +74,8 @@ extension SnapshotWriter {
             WHERE pharmacy_id = ? AND aptcode = ?
             """)
         for (pharmacyID, row) in updates {
-            update.bind(row.limitPriceCents, at: 1)
-            update.bind(row.price50Cents, at: 2)
-            update.bind(row.price75Cents, at: 3)
-            update.bind(row.price90Cents, at: 4)
-            update.bind(row.price100Cents, at: 5)
-            update.bind(pharmacyID, at: 6)
-            update.bind(row.aptcode, at: 7)
-            try update.run()
+            try update.run(.int(row.limitPriceCents), .int(row.price50Cents), .int(row.price75Cents), .int(row.price90Cents),
+                           .int(row.price100Cents), .text(pharmacyID), .text(row.aptcode))
         }
     }
 }

@@ -78,21 +78,9 @@ public final class SnapshotWriter {
         let search = try database.cachedStatement(
             "INSERT INTO items_search(aptcode, name, producer, active_substance) VALUES (?, ?, ?, ?)")
         for item in items {
-            insert.bind(item.aptcode, at: 1)
-            insert.bind(item.packageCode, at: 2)
-            insert.bind(item.gtin, at: 3)
-            insert.bind(item.name, at: 4)
-            insert.bind(item.producer, at: 5)
-            insert.bind(item.atc, at: 6)
-            insert.bind(item.activeSubstance, at: 7)
-            insert.bind(item.infoURL, at: 8)
-            insert.bind(item.imageURL, at: 9)
-            try insert.run()
-            search.bind(item.aptcode, at: 1)
-            search.bind(item.name, at: 2)
-            search.bind(item.producer, at: 3)
-            search.bind(item.activeSubstance, at: 4)
-            try search.run()
+            try insert.run(.text(item.aptcode), .text(item.packageCode), .text(item.gtin), .text(item.name), .text(item.producer),
+                           .text(item.atc), .text(item.activeSubstance), .text(item.infoURL), .text(item.imageURL))
+            try search.run(.text(item.aptcode), .text(item.name), .text(item.producer), .text(item.activeSubstance))
         }
     }
 
@@ -103,29 +91,16 @@ public final class SnapshotWriter {
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
         for pharmacy in pharmacies {
-            insert.bind(pharmacy.id, at: 1)
-            insert.bind(pharmacy.name, at: 2)
-            insert.bind(pharmacy.chainID, at: 3)
-            insert.bind(pharmacy.region, at: 4)
-            insert.bind(pharmacy.address, at: 5)
-            insert.bind(pharmacy.phone, at: 6)
-            insert.bind(pharmacy.openHours, at: 7)
-            insert.bind(pharmacy.latitude, at: 8)
-            insert.bind(pharmacy.longitude, at: 9)
-            insert.bind(pharmacy.lastRefresh, at: 10)
-            insert.bind(pharmacy.itemCount, at: 11)
-            insert.bind(pharmacy.stale ? 1 : 0, at: 12)
-            try insert.run()
+            try insert.run(.text(pharmacy.id), .text(pharmacy.name), .text(pharmacy.chainID), .text(pharmacy.region),
+                           .text(pharmacy.address), .text(pharmacy.phone), .text(pharmacy.openHours), .real(pharmacy.latitude),
+                           .real(pharmacy.longitude), .text(pharmacy.lastRefresh), .int(Int64(pharmacy.itemCount)),
+                           .int(pharmacy.stale ? 1 : 0))
         }
     }
 
     public func writeMeta(_ entries: [String: String]) throws {
         let insert = try database.cachedStatement("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)")
-        for (key, value) in entries.sorted(by: { $0.key < $1.key }) {
-            insert.bind(key, at: 1)
-            insert.bind(value, at: 2)
-            try insert.run()
-        }
+        for (key, value) in entries.sorted(by: { $0.key < $1.key }) { try insert.run(.text(key), .text(value)) }
     }
 
     /// Commits the load, builds the indexes and optimises the search index.

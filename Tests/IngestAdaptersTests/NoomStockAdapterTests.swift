@@ -128,7 +128,6 @@ import Testing
             items: "<item aptcode=\"A1\"><name>&xxe;&yyy;</name><price net=\"1\" vatRate=\"9\"/><stock>1</stock></item>",
             header: "<!DOCTYPE stockExport [<!ENTITY xxe SYSTEM \"file://\(fifo)\"><!ENTITY yyy SYSTEM \"file://\(secret)\">]>\n")
         let path = directory.write("xxe.xml", text: text)
-        let started = Date()
         let output = try await withThrowingTaskGroup(of: FeedOutput<StockOffer>?.self) { group in
             group.addTask {
                 let file = try FeedFile.open(path: path, name: "xxe.xml")
@@ -144,7 +143,6 @@ import Testing
         let result = try #require(output, "the parser blocked on the FIFO: it tried to read an entity")
         #expect(result.failure?.reason == .unsafeXML)
         #expect(result.accepted == 0)
-        #expect(Date().timeIntervalSince(started) < 5)
     }
 
     @Test func billionLaughsIsRefusedQuickly() {
@@ -155,10 +153,11 @@ import Testing
         }
         let text = Self.document(items: "<item aptcode=\"A1\"><name>&lol9;</name><price net=\"1\" vatRate=\"9\"/><stock>1</stock></item>",
                                  header: "<!DOCTYPE stockExport [\(entities)]>\n")
-        let started = Date()
+        // Refused at the DOCTYPE: no entity is ever expanded (were one, this
+        // would run out of memory rather than return).
         let (output, _) = parse(text)
         #expect(output.failure?.reason == .unsafeXML)
-        #expect(Date().timeIntervalSince(started) < 2)
+        #expect(output.read == 0)
     }
 
     @Test func recognisesByRootElementAndNamespaceNotByName() {

@@ -47,9 +47,7 @@ import Testing
         var entities = "<!ENTITY a \"aaaaaaaaaa\">"
         for level in 1...12 { entities += "<!ENTITY a\(level) \"" + String(repeating: "&a\(level == 1 ? "" : String(level - 1));", count: 10) + "\">" }
         let laughs = Self.noomHead + "<!DOCTYPE stockExport [\(entities)]>\n" + Self.noom(Self.item.replacingOccurrences(of: ">N<", with: ">&a12;<"))
-        let started = Date()
-        #expect(outcome(try run(hostile: "laughs.xml", bytes: Array(laughs.utf8)), "laughs.xml")?.outcome == .rejected)
-        #expect(Date().timeIntervalSince(started) < 10)
+        #expect(outcome(try run(hostile: "laughs.xml", bytes: Array(laughs.utf8)), "laughs.xml")?.message?.hasPrefix("unsafe_xml") == true)
     }
 
     @Test func deeplyNestedXML() throws {
