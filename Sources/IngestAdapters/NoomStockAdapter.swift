@@ -223,7 +223,7 @@ final class NoomReader: XMLStreamHandler {
     }
 
     private func read(_ item: PendingItem) {
-        let aptcode = (item.aptcode ?? "").trimmed.uppercased()
+        let aptcode = (item.aptcode ?? "").trimmed.uppercasedCode
         func reject(_ reason: RejectReason, _ field: String, _ message: String) {
             output.reject(line: item.line, key: aptcode, reason: reason, message: message, field: field)
         }
@@ -262,7 +262,7 @@ final class NoomReader: XMLStreamHandler {
         func optional(_ value: String?) -> String? { value.flatMap { $0.isEmpty ? nil : $0 } }
         output.accept(StockOffer(
             aptcode: aptcode, packageCode: packageCode, gtin: gtin?.gtin, name: name, producer: optional(item.producer),
-            atc: optional(item.atc)?.uppercased(), activeSubstance: optional(item.substance),
+            atc: optional(item.atc)?.uppercasedCode, activeSubstance: optional(item.substance),
             priceCents: cents, quantity: stock, line: item.line))
     }
 }

@@ -201,7 +201,7 @@ public struct RAXStockAdapter: StockFeedAdapter {
             }
             text.append(decoded)
         }
-        let aptcode = text[1].uppercased()
+        let aptcode = text[1].uppercasedCode
         guard !aptcode.isEmpty else { return reject(.missingField, "aptcode", "aptcode is empty") }
         let packageCode: String?
         let gtin: (gtin: String, restricted: Bool)?
@@ -240,7 +240,7 @@ public struct RAXStockAdapter: StockFeedAdapter {
         func optional(_ value: String) -> String? { value.isEmpty ? nil : value }
         output.accept(StockOffer(
             aptcode: aptcode, packageCode: packageCode, gtin: gtin?.gtin, name: name,
-            producer: optional(text[4 + shift]), atc: optional(text[5 + shift].uppercased()),
+            producer: optional(text[4 + shift]), atc: optional(text[5 + shift].uppercasedCode),
             activeSubstance: optional(text[6 + shift]), priceCents: cents, quantity: Int64(quantity), line: line))
     }
 }

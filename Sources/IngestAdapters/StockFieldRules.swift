@@ -50,6 +50,9 @@ enum StockFieldRules {
     /// decoder upstream.
     static func printable(_ text: String?, field: String) throws(Problem) {
         guard let text else { return }
+        // Fast path on bytes: only a control byte, DEL, or a lead byte 0xEF
+        // (the start of U+FEFF and U+FFFD) needs a closer look.
+        guard text.utf8.contains(where: { ($0 < 0x20 && $0 != 9 && $0 != 10 && $0 != 13) || $0 == 0x7F || $0 == 0xEF }) else { return }
         for scalar in text.unicodeScalars where scalar.value < 0x20 && scalar != "\t" && scalar != "\n" && scalar != "\r"
             || scalar == "\u{FEFF}" || scalar == "\u{FFFD}" || scalar == "\u{7F}" {
             throw Problem(reason: .badEncoding, field: field, message: "\(field) holds the control or marker character U+\(String(scalar.value, radix: 16, uppercase: true))")

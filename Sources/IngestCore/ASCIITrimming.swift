@@ -39,3 +39,13 @@ extension UnsafeBufferPointer<UInt8> {
         return UnsafeBufferPointer(rebasing: self[start..<end])
     }
 }
+
+extension String {
+    /// Upper-case for codes (aptcode, ATC): returns itself when there is no
+    /// lower-case ASCII letter, which is nearly always, without allocating.
+    public var uppercasedCode: String {
+        for byte in utf8 where byte >= 97 && byte <= 122 { return uppercased() }
+        for byte in utf8 where byte >= 0x80 { return uppercased() }
+        return self
+    }
+}

@@ -60,7 +60,7 @@ public struct ExactDecimal: Sendable, Hashable, CustomStringConvertible {
 
     public static func parse(_ text: String, decimalSeparator: Character = ".", maxFractionDigits: Int = 6, allowNegative: Bool = false) -> ExactDecimal? {
         guard let separator = decimalSeparator.asciiValue else { return nil }
-        return parse(Array(text.utf8), decimalSeparator: separator, maxFractionDigits: maxFractionDigits, allowNegative: allowNegative)
+        return parse(text.utf8, decimalSeparator: separator, maxFractionDigits: maxFractionDigits, allowNegative: allowNegative)
     }
 
     public var isNegative: Bool { units < 0 }

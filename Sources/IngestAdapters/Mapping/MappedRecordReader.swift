@@ -65,7 +65,7 @@ struct MappedRecordReader {
 
     mutating func read(line: Int, output: inout FeedOutput<StockOffer>, _ column: (CanonicalField) -> String?) {
         establishHeader(line: line, column)
-        let aptcode = (value(.aptcode, column) ?? "").uppercased()
+        let aptcode = (value(.aptcode, column) ?? "").uppercasedCode
         do throws(StockFieldRules.Problem) {
             let key = try StockFieldRules.required(aptcode, field: "aptcode")
             if case .column = mapping.pharmacyID, let expected = pharmacyID {
@@ -89,7 +89,7 @@ struct MappedRecordReader {
             func optional(_ field: CanonicalField) -> String? { value(field, column).flatMap { $0.isEmpty ? nil : $0 } }
             output.accept(StockOffer(
                 aptcode: key, packageCode: packageCode, gtin: gtin?.gtin, name: name, producer: optional(.producer),
-                atc: optional(.atc)?.uppercased(), activeSubstance: optional(.activeSubstance),
+                atc: optional(.atc)?.uppercasedCode, activeSubstance: optional(.activeSubstance),
                 priceCents: cents, quantity: quantity, line: line))
         } catch {
             output.reject(error, line: line, key: aptcode)
