@@ -26,8 +26,6 @@ struct ByteFields {
         while let last = range.last, line[last] == 32 || line[last] == 9 { range = range.dropLast() }
         return UnsafeBufferPointer(rebasing: line[range])
     }
-
-    func isEmpty(_ index: Int) -> Bool { trimmed(index).isEmpty }
 }
 
 extension UnsafeBufferPointer<UInt8> {

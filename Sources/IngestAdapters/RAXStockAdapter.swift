@@ -12,6 +12,9 @@ public struct RAXStockAdapter: StockFeedAdapter {
 
     private let decoder = Windows1257.shared
     static let supportedVersions = ["3.1": 9, "3.2": 10]
+    /// Field names of an `I` record, for messages: 3.1 lacks the package code.
+    static let fieldNames31 = ["record type", "aptcode", "gtin", "name", "producer", "atc", "active substance", "price", "quantity"]
+    static let fieldNames32 = ["record type", "aptcode", "package code", "gtin", "name", "producer", "atc", "active substance", "price", "quantity"]
 
     public init(maxLineLength: Int = 64 * 1024) {
         self.maxLineLength = maxLineLength
@@ -190,8 +193,7 @@ public struct RAXStockAdapter: StockFeedAdapter {
         }
         // 3.2 has the package code at index 2; 3.1 lacks it, shifting the rest left.
         let shift = fieldCount == 10 ? 1 : 0
-        let names = ["record type", "aptcode"] + (shift == 1 ? ["package code"] : [])
-            + ["gtin", "name", "producer", "atc", "active substance", "price", "quantity"]
+        let names = shift == 1 ? Self.fieldNames32 : Self.fieldNames31
         var text = [String]()
         text.reserveCapacity(fieldCount)
         for index in 0..<fieldCount {

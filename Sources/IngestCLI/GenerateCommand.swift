@@ -43,6 +43,20 @@ struct GeneratorOptions: ParsableArguments {
                                   rulesSource: "\(rulesFrom)/patient_price_rules.toml")
         }
     }
+
+    /// Generates into `directory`, or exits: 78 without a rules file to copy, 73 when writing fails.
+    func generate(into directory: String) throws -> GroundTruth {
+        do {
+            return try FeedGenerator(options: try generatorOptions).generate(into: directory)
+        } catch let error as GeneratorError {
+            printError("ingest: \(error)")
+            if case .missingRules = error { throw ExitStatus.configuration.exitCode }
+            throw ExitStatus.cannotWrite.exitCode
+        } catch {
+            printError("ingest: \(error)")
+            throw ExitStatus.cannotWrite.exitCode
+        }
+    }
 }
 
 /// `ingest generate`: a feeds folder of any size with known faults.
@@ -59,14 +73,8 @@ struct GenerateCommand: ParsableCommand {
     @OptionGroup var generator: GeneratorOptions
 
     func run() throws {
-        let options = try generator.generatorOptions
-        do {
-            let truth = try FeedGenerator(options: options).generate(into: out)
-            let records = truth.feeds.values.reduce(0) { $0 + $1.read }
-            print("generated \(truth.feeds.count) files with \(records) records into \(out)/feeds; mappings in \(out)/mappings; counts in \(out)/ground-truth.json")
-        } catch {
-            printError("ingest: \(error)")
-            throw ExitStatus.cannotWrite.exitCode
-        }
+        let truth = try generator.generate(into: out)
+        let records = truth.feeds.values.reduce(0) { $0 + $1.read }
+        print("generated \(truth.feeds.count) files with \(records) records into \(out)/feeds; mappings in \(out)/mappings; counts in \(out)/ground-truth.json")
     }
 }

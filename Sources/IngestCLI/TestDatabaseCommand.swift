@@ -20,11 +20,7 @@ struct TestDatabaseCommand: ParsableCommand {
     func run() throws {
         let scratch = NSTemporaryDirectory() + "ingest-testdb-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         defer { try? FileManager.default.removeItem(atPath: scratch) }
-        let truth: GroundTruth
-        do { truth = try FeedGenerator(options: try generator.generatorOptions).generate(into: scratch) } catch {
-            printError("ingest: \(error)")
-            throw ExitStatus.cannotWrite.exitCode
-        }
+        let truth = try generator.generate(into: scratch)
         var options = ImportOptions(feedsDirectory: "\(scratch)/feeds", snapshotsDirectory: "\(scratch)/snapshots",
                                     mappingsDirectory: "\(scratch)/mappings")
         options.gates.maxRejectRatePercent = truth.maxRejectRatePercent

@@ -10,8 +10,12 @@ import IngestSnapshot
 struct ItemCatalog {
     private(set) var items: [String: ItemRow] = [:]
 
-    mutating func add(_ offer: StockOffer) {
+    /// Returns the item as it was known before this offer (nil: first mention),
+    /// so the writer needs one lookup per offer, not two.
+    @discardableResult
+    mutating func add(_ offer: StockOffer) -> ItemRow? {
         if var known = items[offer.aptcode] {
+            let before = known
             var changed = false
             func fill(_ field: WritableKeyPath<ItemRow, String?>, _ value: String?) {
                 if known[keyPath: field] == nil, let value {
@@ -25,10 +29,12 @@ struct ItemCatalog {
             fill(\.atc, offer.atc)
             fill(\.activeSubstance, offer.activeSubstance)
             if changed { items[offer.aptcode] = known }
+            return before
         } else {
             items[offer.aptcode] = ItemRow(
                 aptcode: offer.aptcode, packageCode: offer.packageCode, gtin: offer.gtin, name: offer.name,
                 producer: offer.producer, atc: offer.atc, activeSubstance: offer.activeSubstance)
+            return nil
         }
     }
 

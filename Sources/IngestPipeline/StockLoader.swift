@@ -56,8 +56,7 @@ final class StockLoader {
         rows.reserveCapacity(result.offers.count)
         let tracking = !pricer.catalog.isEmpty
         for offer in result.offers {
-            let known = items.items[offer.aptcode]
-            items.add(offer)
+            let known = items.add(offer)
             if tracking, let known, known.packageCode == nil, offer.packageCode != nil {
                 latePriced.append((offer.aptcode, pharmacies.count))
             }

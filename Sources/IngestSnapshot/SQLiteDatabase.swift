@@ -62,20 +62,6 @@ public final class SQLiteDatabase {
         return statement
     }
 
-    /// Runs `body` in one transaction: committed if it returns, rolled back
-    /// if it throws, and the first error is rethrown.
-    public func inTransaction<T>(_ body: () throws -> T) throws -> T {
-        try execute("BEGIN")
-        do {
-            let result = try body()
-            try execute("COMMIT")
-            return result
-        } catch {
-            try? execute("ROLLBACK")
-            throw error
-        }
-    }
-
     /// The first column of the first row of a query, as an integer.
     public func scalarInt(_ sql: String) throws(SQLiteError) -> Int64? {
         let statement = try prepare(sql)

@@ -14,7 +14,6 @@ public final class SnapshotWriter {
     /// Released in `close()`: a live statement would keep the connection (and its exclusive lock) open.
     private var insertOffer: SQLiteStatement?
     private var lastOfferKey: (pharmacy: String, aptcode: String)?
-    public private(set) var offersWritten = 0
 
     public struct OutOfOrder: Error, CustomStringConvertible {
         public let previous: String
@@ -59,7 +58,6 @@ public final class SnapshotWriter {
             insertOffer.bind(offer.price90Cents, at: 8)
             insertOffer.bind(offer.price100Cents, at: 9)
             try insertOffer.withText(offer.aptcode, at: 2) { try insertOffer.run() }
-            offersWritten += 1
         }
         lastOfferKey = previous
     }
