@@ -56,7 +56,9 @@ final class NoomReader: XMLStreamHandler {
     static let maxFieldBytes = 64 * 1024
 
     let file: String
-    unowned let parser: StreamingXMLParser
+    /// unowned(unsafe): the parser outlives every callback into this reader, and
+    /// a checked unowned reference costs an atomic per SAX event.
+    unowned(unsafe) let parser: StreamingXMLParser
     let headerOnly: Bool
     var output: FeedOutput<StockOffer>
 

@@ -52,10 +52,25 @@ enum StockFieldRules {
         guard let text else { return }
         // Fast path on bytes: only a control byte, DEL, or a lead byte 0xEF
         // (the start of U+FEFF and U+FFFD) needs a closer look.
-        guard text.utf8.contains(where: { ($0 < 0x20 && $0 != 9 && $0 != 10 && $0 != 13) || $0 == 0x7F || $0 == 0xEF }) else { return }
+        guard needsCloserLook(text) else { return }
         for scalar in text.unicodeScalars where scalar.value < 0x20 && scalar != "\t" && scalar != "\n" && scalar != "\r"
             || scalar == "\u{FEFF}" || scalar == "\u{FFFD}" || scalar == "\u{7F}" {
             throw Problem(reason: .badEncoding, field: field, message: "\(field) holds the control or marker character U+\(String(scalar.value, radix: 16, uppercase: true))")
+        }
+    }
+}
+
+extension StockFieldRules {
+    /// A plain loop over the contiguous UTF-8 bytes: the generic
+    /// `utf8.contains(where:)` was a tenth of a parse thread's time.
+    @inline(__always)
+    static func needsCloserLook(_ text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { bytes in
+            for byte in bytes where (byte < 0x20 && byte != 9 && byte != 10 && byte != 13) || byte == 0x7F || byte == 0xEF {
+                return true
+            }
+            return false
         }
     }
 }

@@ -90,7 +90,9 @@ public final class StreamingXMLParser {
     public static let maxDepth = 256
 
     private final class Context {
-        unowned let handler: XMLStreamHandler
+        /// The handler is held by `parse(path:handler:)` for the whole parse;
+        /// unowned(unsafe) spares an atomic retain per SAX event.
+        unowned(unsafe) let handler: XMLStreamHandler
         var parser: xmlParserCtxtPtr?
         var unsafeReason: String?
         var tooDeep = false

@@ -23,9 +23,12 @@ extension StringProtocol {
 extension String {
     /// The common case, nothing to trim, returns at once without a cast or copy.
     public var trimmed: String {
-        guard let first = utf8.first, let last = utf8.last else { return self }
-        if !Self.isPadding(first), !Self.isPadding(last) { return self }
-        return Substring(self).trimmed
+        var copy = self
+        let padded = copy.withUTF8 { bytes in
+            guard let first = bytes.first, let last = bytes.last else { return false }
+            return Self.isPadding(first) || Self.isPadding(last)
+        }
+        return padded ? Substring(self).trimmed : self
     }
 }
 
@@ -44,8 +47,11 @@ extension String {
     /// Upper-case for codes (aptcode, ATC): returns itself when there is no
     /// lower-case ASCII letter, which is nearly always, without allocating.
     public var uppercasedCode: String {
-        for byte in utf8 where byte >= 97 && byte <= 122 { return uppercased() }
-        for byte in utf8 where byte >= 0x80 { return uppercased() }
-        return self
+        var copy = self
+        let plain = copy.withUTF8 { bytes in
+            for byte in bytes where (byte >= 97 && byte <= 122) || byte >= 0x80 { return false }
+            return true
+        }
+        return plain ? self : uppercased()
     }
 }

@@ -51,16 +51,18 @@ final class StockLoader {
             return
         }
         if pendingPrevious.last == pharmacyID { pendingPrevious.removeLast() }
-        let exportDate = header.exportedAt.localDate
+        let period = pricer.period(on: header.exportedAt.localDate)
         var rows: [OfferRow] = []
         rows.reserveCapacity(result.offers.count)
         let tracking = !pricer.catalog.isEmpty
         for offer in result.offers {
             let known = items.add(offer)
-            if tracking, let known, known.packageCode == nil, offer.packageCode != nil {
+            if tracking, known.existed, known.packageCode == nil, offer.packageCode != nil {
                 latePriced.append((offer.aptcode, pharmacies.count))
             }
-            rows.append(pricer.row(for: offer, packageCode: offer.packageCode ?? known?.packageCode, exportDate: exportDate))
+            var row = OfferRow(aptcode: offer.aptcode, priceCents: offer.priceCents, quantity: offer.quantity)
+            if let period { pricer.price(&row, packageCode: offer.packageCode ?? known.packageCode, period: period) }
+            rows.append(row)
         }
         try writer.writeOffers(pharmacyID: pharmacyID, rows)
         pharmacies.append(pharmacyRow(header, offers: result.offers.count, report: &report))
@@ -116,12 +118,12 @@ final class StockLoader {
             return
         }
         var rows = try previous.offers(of: pharmacyID)
-        let exportDate = refreshed.localDate
+        let period = pricer.period(on: refreshed.localDate)
         for index in rows.indices {
             if items.items[rows[index].aptcode] == nil, let item = try previous.item(rows[index].aptcode) {
                 items.add(item)
             }
-            pricer.price(&rows[index], packageCode: items.items[rows[index].aptcode]?.packageCode, exportDate: exportDate)
+            if let period { pricer.price(&rows[index], packageCode: items.items[rows[index].aptcode]?.packageCode, period: period) }
         }
         try writer.writeOffers(pharmacyID: pharmacyID, rows)
         var row = reference.registry[pharmacyID].map { known in

@@ -29,18 +29,24 @@ struct TierPricer: Sendable {
                            message: "export date \(header.exportedAt.localDate) precedes the first fee period (\(rules.periods.first?.from ?? "none")) of \(PatientPriceRulesLoader.fileName)")
     }
 
-    /// The offer row with tier prices where `packageCode` is on the list.
-    func row(for offer: StockOffer, packageCode: String?, exportDate: String) -> OfferRow {
-        var row = OfferRow(aptcode: offer.aptcode, priceCents: offer.priceCents, quantity: offer.quantity)
-        price(&row, packageCode: packageCode, exportDate: exportDate)
-        return row
+    /// The fee period for a feed's export date; nil when no list is in force
+    /// (or the date has none), and then no offer of the feed gets tier prices.
+    /// Looked up once a feed, not once an offer.
+    func period(on exportDate: String) -> PatientPriceRules.Period? {
+        guard !catalog.isEmpty else { return nil }
+        return rules?.period(on: exportDate)
     }
 
     /// Fills the tier columns; returns whether the package is on the list.
     @discardableResult
     func price(_ row: inout OfferRow, packageCode: String?, exportDate: String) -> Bool {
-        guard let packageCode, let package = catalog.packages[packageCode], let rules,
-              let period = rules.period(on: exportDate) else { return false }
+        guard let period = period(on: exportDate) else { return false }
+        return price(&row, packageCode: packageCode, period: period)
+    }
+
+    @discardableResult
+    func price(_ row: inout OfferRow, packageCode: String?, period: PatientPriceRules.Period) -> Bool {
+        guard let packageCode, let package = catalog.packages[packageCode] else { return false }
         let prices = TierPrices(shelf: row.priceCents, limit: package.limit, listedRates: package.rates, period: period)
         row.limitPriceCents = prices.limitCents
         row.price50Cents = prices.price50

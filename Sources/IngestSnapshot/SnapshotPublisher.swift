@@ -54,16 +54,24 @@ public struct SnapshotPublisher {
         let finalPath = directory.snapshotPath(version)
         var created: [String] = [stagingPath]
         do {
-            let database = try SQLiteDatabase(path: stagingPath, readOnly: true)
-            let problems = try database.integrityProblems()
-            database.close()
+            // The file no longer changes: its fsync and digest run on the
+            // other core while this one runs the integrity check, the
+            // longest step of a publish. Nothing is published unless both succeed.
+            let sealing = StagingFileSeal(path: stagingPath)
+            let problems: String?
+            do {
+                let database = try SQLiteDatabase(path: stagingPath, readOnly: true)
+                defer { database.close() }
+                problems = try database.integrityProblems()
+            } catch {
+                _ = try? sealing.wait()
+                throw error
+            }
+            let sealed = try sealing.wait()
             if let problems { throw IntegrityFailure(findings: problems) }
             try faultInjector?(.afterIntegrityCheck)
 
-            try DurableFile.fsync(path: stagingPath)
-            let size = try Int64(FileManager.default.attributesOfItem(atPath: stagingPath)[.size] as? NSNumber ?? 0)
-            let snapshotFile = Manifest.SnapshotFile(
-                file: "\(version).sqlite", size: size, sha256: try FileDigest.sha256(path: stagingPath))
+            let snapshotFile = Manifest.SnapshotFile(file: "\(version).sqlite", size: sealed.size, sha256: sealed.sha256)
             let manifest = publication.manifest(snapshotFile)
 
             let rejectsPath = "\(directory.path)/\(directory.rejectsName(version))"

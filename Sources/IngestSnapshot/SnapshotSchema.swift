@@ -61,6 +61,13 @@ public enum SnapshotSchema {
     CREATE INDEX IF NOT EXISTS items_by_atc ON items(atc);
     """
 
+    /// Tables the writer runs ANALYZE on; `offers` gets its statistics from
+    /// the writer's own counts (`SnapshotWriter.finish()`).
+    public static let analysedTables = [
+        "meta", "pharmacies", "items", "reimbursements", "reimbursement_diagnoses",
+        "diagnosis_legend", "atc", "gs1_items", "gs1_children", "icd10",
+    ]
+
     /// The tables whose row counts the manifest reports.
     public static let countedTables = [
         "pharmacies", "items", "offers", "reimbursements", "reimbursement_diagnoses",

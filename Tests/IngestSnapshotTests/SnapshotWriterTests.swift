@@ -61,4 +61,27 @@ import Testing
         #expect(query.rows("SELECT aptcode FROM items_search WHERE items_search MATCH 'šamp*'").map { $0[0] } == ["A2"])
         #expect(query.rows("SELECT aptcode FROM items_search WHERE items_search MATCH 'žiraf'").map { $0[0] } == ["A2"])
     }
+
+    /// The planner's statistics for offers come from the writer's counts, not
+    /// an ANALYZE pass: they must match what ANALYZE would have found, and an
+    /// item's offers must still be read through offers_by_item.
+    @Test func offerStatisticsComeFromTheWritersCounts() throws {
+        let query = try withWriter { writer in
+            for pharmacy in ["1", "2", "3"] {
+                try writer.writeOffers(pharmacyID: pharmacy, ["A", "B"].map { OfferRow(aptcode: $0, priceCents: 100, quantity: 1) })
+            }
+            try writer.writeOffers(pharmacyID: "4", [OfferRow(aptcode: "A", priceCents: 100, quantity: 1)])
+            try writer.writeItems(["A", "B"].map {
+                ItemRow(aptcode: $0, packageCode: nil, gtin: nil, name: $0, producer: nil, atc: nil, activeSubstance: nil)
+            })
+        }
+        // 7 offers, 4 pharmacies (2 each, rounded up), 2 items (4 each, rounded up).
+        #expect(query.value("SELECT stat FROM sqlite_stat1 WHERE tbl = 'offers' AND idx = 'offers'") == "7 2 1")
+        #expect(query.value("SELECT stat FROM sqlite_stat1 WHERE tbl = 'offers' AND idx = 'offers_by_item'") == "7 4 1")
+        // The other tables are analysed as usual: items' key and its two indexes.
+        #expect(query.value("SELECT count(*) FROM sqlite_stat1 WHERE tbl = 'items'") == "3")
+        let plan = query.rows("EXPLAIN QUERY PLAN SELECT pharmacy_id FROM offers WHERE aptcode = 'A' ORDER BY price_cents")
+            .map { $0.last! ?? "" }.joined(separator: " | ")
+        #expect(plan.contains("offers_by_item"), "\(plan)")
+    }
 }

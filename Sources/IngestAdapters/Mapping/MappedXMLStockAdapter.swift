@@ -57,7 +57,9 @@ public struct MappedXMLStockAdapter: StockFeedAdapter {
 /// the record element decides which field a text or attribute fills.
 final class MappedXMLReader: XMLStreamHandler {
     let adapter: MappedXMLStockAdapter
-    unowned let parser: StreamingXMLParser
+    /// unowned(unsafe): the parser outlives every callback into this reader, and
+    /// a checked unowned reference costs an atomic per SAX event.
+    unowned(unsafe) let parser: StreamingXMLParser
     let headerOnly: Bool
     var output: FeedOutput<StockOffer>
     var records: MappedRecordReader
