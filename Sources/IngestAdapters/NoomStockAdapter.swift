@@ -1,3 +1,4 @@
+import CLibXML2
 import Foundation
 import IngestCore
 
@@ -106,11 +107,24 @@ final class NoomReader: XMLStreamHandler {
         self.output = FeedOutput(file: file)
     }
 
+    /// libxml2 interns namespace URIs per parser: once the Noom URI has been
+    /// seen, a pointer comparison answers for every later element.
+    private var noomURI: UnsafePointer<xmlChar>?
+
+    @inline(__always)
+    private func inNoom(_ name: XMLName) -> Bool {
+        guard let uri = name.uri else { return false }
+        if uri == noomURI { return true }
+        guard name.inNoom else { return false }
+        noomURI = uri
+        return true
+    }
+
     func startElement(_ name: XMLName, attributes: XMLAttributes, line: Int) {
         depth += 1
         lastLine = line
         if unknownDepth > 0 { unknownDepth += 1; return }
-        guard name.inNoom else {
+        guard inNoom(name) else {
             unknownDepth = 1 // another namespace: skip the whole subtree
             return
         }

@@ -13,7 +13,9 @@ public struct XMLName {
     /// (nil: any namespace or none).
     @inline(__always)
     public func `is`(_ name: StaticString, in namespace: StaticString? = nil) -> Bool {
-        guard strcmp(UnsafeRawPointer(local).assumingMemoryBound(to: CChar.self),
+        // The first byte settles most mismatches without a call into libc:
+        // a Noom item's seven child names were a strcmp chain per element.
+        guard local.pointee == name.utf8Start.pointee, strcmp(UnsafeRawPointer(local).assumingMemoryBound(to: CChar.self),
                      UnsafeRawPointer(name.utf8Start).assumingMemoryBound(to: CChar.self)) == 0 else { return false }
         guard let namespace else { return true }
         guard let uri else { return false }

@@ -74,7 +74,7 @@ public struct MappedCSVStockAdapter: StockFeedAdapter {
     private struct StopReading: Error {}
 
     private func read(_ file: FeedFile, into output: inout FeedOutput<StockOffer>, stopAfterFirstRecord: Bool) -> MappedRecordReader? {
-        var records = MappedRecordReader(mapping: mapping, fileName: file.name)
+        let records = MappedRecordReader(mapping: mapping, fileName: file.name)
         let (delimiter, quote, hasHeader) = settings
         let fields = CanonicalField.allCases
         // Column index of each canonical field, resolved once per file.

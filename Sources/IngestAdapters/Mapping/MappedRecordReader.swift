@@ -4,7 +4,10 @@ import IngestCore
 /// Turns one mapped record (canonical field → text) into a `StockOffer` or a
 /// reject. Shared by the delimited and XML mapped adapters, so both apply the
 /// same rules as RAX and Noom through `StockFieldRules`.
-struct MappedRecordReader {
+///
+/// A class: the parse callbacks capture it, and a captured struct was copied
+/// out of its box (mapping, duplicate set and all) for every row.
+final class MappedRecordReader {
     let mapping: StockFeedMapping
     /// Values captured from the file name (pharmacy id, export date).
     let fileValues: [CanonicalField: String]
@@ -39,7 +42,7 @@ struct MappedRecordReader {
     }
 
     /// Sets the feed's header from the first record (or the file name).
-    mutating func establishHeader(line: Int, _ column: (CanonicalField) -> String?) {
+    func establishHeader(line: Int, _ column: (CanonicalField) -> String?) {
         guard header == nil, headerProblem == nil else { return }
         guard let id = value(.pharmacyID, column), !id.isEmpty else {
             headerProblem = FeedFailure(reason: .badHeader, message: "no pharmacy id (\(describe(mapping.pharmacyID)))", line: line)
@@ -63,7 +66,7 @@ struct MappedRecordReader {
         }
     }
 
-    mutating func read(line: Int, output: inout FeedOutput<StockOffer>, _ column: (CanonicalField) -> String?) {
+    func read(line: Int, output: inout FeedOutput<StockOffer>, _ column: (CanonicalField) -> String?) {
         establishHeader(line: line, column)
         let aptcode = (value(.aptcode, column) ?? "").uppercasedCode
         do throws(StockFieldRules.Problem) {
@@ -98,7 +101,7 @@ struct MappedRecordReader {
 
     private func price(_ column: (CanonicalField) -> String?) throws(StockFieldRules.Problem) -> Int64 {
         let text = value(.price, column) ?? ""
-        guard let amount = ExactDecimal.parse(Array(text.utf8), decimalSeparator: mapping.decimalSeparator, maxFractionDigits: 4) else {
+        guard let amount = ExactDecimal.parse(text.utf8, decimalSeparator: mapping.decimalSeparator, maxFractionDigits: 4) else {
             throw .init(reason: .badPrice, field: "price", message: "price '\(text)' is not a decimal number with '\(Character(Unicode.Scalar(mapping.decimalSeparator)))' as separator")
         }
         let code: String
@@ -118,7 +121,7 @@ struct MappedRecordReader {
             case .column: rateText = column(.vatRate) ?? ""
             case .fileName: rateText = ""
             }
-            guard let rate = ExactDecimal.parse(Array(rateText.utf8), decimalSeparator: mapping.decimalSeparator, maxFractionDigits: 4)
+            guard let rate = ExactDecimal.parse(rateText.utf8, decimalSeparator: mapping.decimalSeparator, maxFractionDigits: 4)
                     ?? ExactDecimal.parse(rateText, decimalSeparator: ".", maxFractionDigits: 4) else {
                 throw StockFieldRules.Problem(reason: .badPrice, field: "vat_rate", message: "VAT rate '\(rateText)' is not a number")
             }

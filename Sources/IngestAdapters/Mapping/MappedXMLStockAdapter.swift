@@ -62,7 +62,7 @@ final class MappedXMLReader: XMLStreamHandler {
     unowned(unsafe) let parser: StreamingXMLParser
     let headerOnly: Bool
     var output: FeedOutput<StockOffer>
-    var records: MappedRecordReader
+    let records: MappedRecordReader
 
     /// Element path (relative to the record) → the mapped paths reading its text.
     private let textPaths: Set<String>
