@@ -73,7 +73,7 @@ struct SnapshotsCommand: ParsableCommand {
             try location.locked {
                 let database = try SQLiteDatabase(path: location.directory.snapshotPath(version), readOnly: true)
                 defer { database.close() }
-                if let problems = try database.integrityProblems() {
+                if let problems = try SnapshotIntegrityCheck.problems(in: database) {
                     printError("ingest: \(version) fails its integrity check (\(problems)); current is unchanged")
                     throw ExitStatus.integrityFailure.exitCode
                 }
@@ -115,7 +115,7 @@ struct SnapshotsCommand: ParsableCommand {
             let path = directory.snapshotPath(version)
             do {
                 let database = try SQLiteDatabase(path: path, readOnly: true)
-                if let findings = try database.integrityProblems() { problems.append("integrity_check: \(findings)") }
+                if let findings = try SnapshotIntegrityCheck.problems(in: database) { problems.append("integrity_check: \(findings)") }
                 database.close()
             } catch {
                 problems.append("cannot open: \(error)")

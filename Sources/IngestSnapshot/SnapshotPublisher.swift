@@ -62,7 +62,7 @@ public struct SnapshotPublisher {
             do {
                 let database = try SQLiteDatabase(path: stagingPath, readOnly: true)
                 defer { database.close() }
-                problems = try database.integrityProblems()
+                problems = try SnapshotIntegrityCheck.problems(in: database)
             } catch {
                 _ = try? sealing.wait()
                 throw error

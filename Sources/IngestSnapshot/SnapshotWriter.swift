@@ -128,9 +128,9 @@ public final class SnapshotWriter {
         let perPharmacy = (offerCount + offerPharmacyCount - 1) / max(1, offerPharmacyCount)
         let perItem = (offerCount + itemCount - 1) / max(1, itemCount)
         let insert = try database.cachedStatement("INSERT INTO sqlite_stat1(tbl, idx, stat) VALUES ('offers', ?, ?)")
-        // Column by column: all rows, rows sharing the first key column, rows sharing the first two.
+        // Column by column: all rows, then rows sharing the first key column, the first two, …
         try insert.run(.text("offers"), .text("\(offerCount) \(perPharmacy) 1"))
-        try insert.run(.text("offers_by_item"), .text("\(offerCount) \(perItem) 1"))
+        try insert.run(.text("offers_by_item"), .text("\(offerCount) \(perItem) 1 1"))
     }
 
     public func rowCounts() throws -> [String: Int] {
