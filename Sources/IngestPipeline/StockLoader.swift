@@ -89,7 +89,7 @@ final class StockLoader {
             for pharmacy in pharmacies[..<before] {
                 guard var row = try writer.offer(pharmacyID: pharmacy.id, aptcode: aptcode), row.limitPriceCents == nil,
                       let date = ExportTimestamp.parseISO8601(pharmacy.lastRefresh)?.localDate else { continue }
-                if pricer.price(&row, packageCode: items.items[aptcode]?.packageCode, exportDate: date) { updates.append((pharmacy.id, row)) }
+                if pricer.price(&row, packageCode: items.packageCode(of: aptcode), exportDate: date) { updates.append((pharmacy.id, row)) }
             }
         }
         updates.sort { ($0.pharmacyID.utf8.lexicographicallyPrecedes($1.pharmacyID.utf8)) || ($0.pharmacyID == $1.pharmacyID && $0.row.aptcode.utf8.lexicographicallyPrecedes($1.row.aptcode.utf8)) }
@@ -120,10 +120,10 @@ final class StockLoader {
         var rows = try previous.offers(of: pharmacyID)
         let period = pricer.period(on: refreshed.localDate)
         for index in rows.indices {
-            if items.items[rows[index].aptcode] == nil, let item = try previous.item(rows[index].aptcode) {
+            if !items.contains(rows[index].aptcode), let item = try previous.item(rows[index].aptcode) {
                 items.add(item)
             }
-            if let period { pricer.price(&rows[index], packageCode: items.items[rows[index].aptcode]?.packageCode, period: period) }
+            if let period { pricer.price(&rows[index], packageCode: items.packageCode(of: rows[index].aptcode), period: period) }
         }
         try writer.writeOffers(pharmacyID: pharmacyID, rows)
         var row = reference.registry[pharmacyID].map { known in
