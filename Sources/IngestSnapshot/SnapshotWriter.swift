@@ -13,6 +13,9 @@ public final class SnapshotWriter {
     public let database: SQLiteDatabase
     /// Released in `close()`: a live statement would keep the connection (and its exclusive lock) open.
     private var insertOffer: SQLiteStatement?
+    /// Most offers have no reimbursement tier: four columns to bind and step
+    /// instead of nine, the other five take their default NULL.
+    private var insertPlainOffer: SQLiteStatement?
     private var lastOfferKey: (pharmacy: String, aptcode: String)?
     /// Counted on the way in, so `finish()` can give the planner the offers'
     /// statistics without an ANALYZE pass over millions of rows.
@@ -42,19 +45,27 @@ public final class SnapshotWriter {
                                price_50_cents, price_75_cents, price_90_cents, price_100_cents)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
+        insertPlainOffer = try database.prepare("INSERT INTO offers(pharmacy_id, aptcode, price_cents, quantity) VALUES (?, ?, ?, ?)")
     }
 
     /// One pharmacy's offers, sorted by aptcode; pharmacies in id order.
     public func writeOffers(pharmacyID: String, _ offers: [OfferRow]) throws {
-        guard let insertOffer else { throw SQLiteError(code: 21, message: "writer is closed") }
+        guard let insertOffer, let insertPlainOffer else { throw SQLiteError(code: 21, message: "writer is closed") }
         // Bindings survive a reset: the pharmacy is bound once for all its offers.
         insertOffer.bind(pharmacyID, at: 1)
+        insertPlainOffer.bind(pharmacyID, at: 1)
         var previous = lastOfferKey
         for offer in offers {
             if let last = previous, !Self.precedes(last.pharmacy, last.aptcode, pharmacyID, offer.aptcode) {
                 throw OutOfOrder(previous: "\(last.pharmacy)/\(last.aptcode)", next: "\(pharmacyID)/\(offer.aptcode)")
             }
             previous = (pharmacyID, offer.aptcode)
+            if offer.hasNoTierColumns {
+                insertPlainOffer.bind(offer.priceCents, at: 3)
+                insertPlainOffer.bind(offer.quantity, at: 4)
+                try insertPlainOffer.withText(offer.aptcode, at: 2) { try insertPlainOffer.run() }
+                continue
+            }
             insertOffer.bind(offer.priceCents, at: 3)
             insertOffer.bind(offer.quantity, at: 4)
             insertOffer.bind(offer.limitPriceCents, at: 5)
@@ -143,6 +154,7 @@ public final class SnapshotWriter {
 
     public func close() {
         insertOffer = nil
+        insertPlainOffer = nil
         database.close()
     }
 }

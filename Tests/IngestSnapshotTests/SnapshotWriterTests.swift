@@ -84,4 +84,23 @@ import Testing
             .map { $0.last! ?? "" }.joined(separator: " | ")
         #expect(plan.contains("offers_by_item"), "\(plan)")
     }
+
+    /// Offers without tiers go through a four-column insert: both kinds must
+    /// read back exactly, interleaved within one pharmacy.
+    @Test func offersWithAndWithoutTiersReadBackExactly() throws {
+        let query = try withWriter { writer in
+            try writer.writeOffers(pharmacyID: "1", [
+                OfferRow(aptcode: "A", priceCents: 100, quantity: 2),
+                OfferRow(aptcode: "B", priceCents: 250, quantity: 0, limitPriceCents: 200, price50Cents: 175,
+                         price75Cents: 113, price90Cents: 75, price100Cents: 50),
+                OfferRow(aptcode: "C", priceCents: 99, quantity: 7),
+            ])
+        }
+        let rows = query.rows("SELECT aptcode, price_cents, quantity, limit_price_cents, price_50_cents, price_75_cents, price_90_cents, price_100_cents FROM offers ORDER BY aptcode")
+        #expect(rows == [
+            ["A", "100", "2", nil, nil, nil, nil, nil],
+            ["B", "250", "0", "200", "175", "113", "75", "50"],
+            ["C", "99", "7", nil, nil, nil, nil, nil],
+        ])
+    }
 }
