@@ -6,7 +6,7 @@ SNAPSHOTS ?= var/snapshots
 PACKAGES := libsqlite3-dev libxml2-dev libcsv-dev pkg-config tzdata sqlite3 time python3
 SUDO     := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
 
-.PHONY: setup build run dry-run test clean noom-memory testdb bench fuzz-build fuzz fuzz-smoke soak
+.PHONY: setup build run dry-run test clean noom-memory testdb bench bench-parsers fuzz-build fuzz fuzz-smoke soak
 
 setup:
 	@missing=""; \
@@ -50,6 +50,11 @@ testdb: build
 # The performance benchmark of the operations issue: several minutes, never part of `make test`.
 bench: build
 	bench/run.sh
+
+# Each stock-feed parser alone in MB/s, wall clock and mallocs per parse
+# (ordo-one/benchmark; Benchmarks/ is a package of its own). A few minutes.
+bench-parsers: setup
+	cd Benchmarks && $(SWIFT) package --disable-sandbox benchmark --format markdown --no-progress
 
 # libFuzzer over every parser (Fuzz/ is a package of its own, built with
 # -sanitize=fuzzer,address). `make fuzz` runs each target FUZZ_SECONDS;

@@ -14,6 +14,8 @@ let package = Package(
         .executable(name: "ingest", targets: ["IngestCLI"]),
         // For the libFuzzer harness in Fuzz/ only.
         .library(name: "IngestAdaptersForFuzzing", targets: ["IngestAdapters"]),
+        // For the parser micro benchmarks in Benchmarks/ only.
+        .library(name: "IngestForBenchmarks", targets: ["IngestAdapters", "IngestGenerator"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
