@@ -6,15 +6,24 @@ struct ByteFields {
     let line: UnsafeBufferPointer<UInt8>
 
     init(_ line: UnsafeBufferPointer<UInt8>, separator: UInt8, limit: Int = 64) {
+        var storage: [Range<Int>] = []
+        self.init(line, separator: separator, limit: limit, reusing: &storage)
+    }
+
+    /// Splits into `storage`, emptied first and kept by the caller from line
+    /// to line: once the previous line's fields are gone its buffer is reused,
+    /// so a file of millions of records does not allocate one array each.
+    init(_ line: UnsafeBufferPointer<UInt8>, separator: UInt8, limit: Int = 64, reusing storage: inout [Range<Int>]) {
         self.line = line
-        ranges.reserveCapacity(12)
+        storage.removeAll(keepingCapacity: true)
         var start = 0
         for index in 0..<line.count where line[index] == separator {
-            ranges.append(start..<index)
+            storage.append(start..<index)
             start = index + 1
-            if ranges.count > limit { return }
+            if storage.count > limit { break }
         }
-        ranges.append(start..<line.count)
+        if storage.count <= limit { storage.append(start..<line.count) }
+        ranges = storage
     }
 
     var count: Int { ranges.count }

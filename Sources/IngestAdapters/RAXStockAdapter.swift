@@ -12,9 +12,9 @@ public struct RAXStockAdapter: StockFeedAdapter {
 
     private let decoder = Windows1257.shared
     static let supportedVersions = ["3.1": 9, "3.2": 10]
-    /// Field names of an `I` record, for messages: 3.1 lacks the package code.
-    static let fieldNames31 = ["record type", "aptcode", "gtin", "name", "producer", "atc", "active substance", "price", "quantity"]
-    static let fieldNames32 = ["record type", "aptcode", "package code", "gtin", "name", "producer", "atc", "active substance", "price", "quantity"]
+    /// The fields of an `I` record in order: 3.1 lacks the package code.
+    static let fields31: [ItemField] = [.recordType, .aptcode, .gtin, .name, .producer, .atc, .activeSubstance, .price, .quantity]
+    static let fields32: [ItemField] = [.recordType, .aptcode, .packageCode, .gtin, .name, .producer, .atc, .activeSubstance, .price, .quantity]
 
     public init(maxLineLength: Int = 64 * 1024) {
         self.maxLineLength = maxLineLength
@@ -91,6 +91,8 @@ public struct RAXStockAdapter: StockFeedAdapter {
         var trailer: (items: Int128, quantity: Int128, line: Int)?
         var seenAptcodes = Set<String>()
         var lastLine = 0
+        /// `ByteFields`' storage, reused from line to line.
+        var fieldRanges: [Range<Int>] = []
 
         func trailerProblem(lastLine: Int) -> FeedFailure? {
             guard let trailer else {
@@ -138,7 +140,7 @@ public struct RAXStockAdapter: StockFeedAdapter {
         if let trailer = state.trailer {
             throw FeedFailure(reason: .trailerMismatch, message: "data after the trailer of line \(trailer.line)", line: number)
         }
-        let fields = ByteFields(bytes, separator: UInt8(ascii: ";"))
+        let fields = ByteFields(bytes, separator: UInt8(ascii: ";"), reusing: &state.fieldRanges)
         switch fields.trimmed(0).asciiString {
         case "I":
             state.itemLines += 1
@@ -183,9 +185,10 @@ public struct RAXStockAdapter: StockFeedAdapter {
         _ fields: ByteFields, fieldCount: Int, currency: Currency, line: Int,
         state: inout ParseState, output: inout FeedOutput<StockOffer>
     ) {
-        let rawKey = fields.count > 1 ? (decoder.decode(fields.trimmed(1)) ?? "") : ""
+        /// The record's key as written, for rejects only: decoded when one is made.
+        func rawKey() -> String { fields.count > 1 ? (decoder.decode(fields.trimmed(1)) ?? "") : "" }
         func reject(_ reason: RejectReason, _ field: String, _ message: String) {
-            output.reject(line: line, key: rawKey.uppercased(), reason: reason, message: message, field: field)
+            output.reject(line: line, key: rawKey().uppercased(), reason: reason, message: message, field: field)
         }
         guard fields.count == fieldCount else {
             reject(.badFieldCount, "record", "item record has \(fields.count) fields, version \(state.header!.version) has \(fieldCount)")
@@ -193,48 +196,60 @@ public struct RAXStockAdapter: StockFeedAdapter {
         }
         // 3.2 has the package code at index 2; 3.1 lacks it, shifting the rest left.
         let shift = fieldCount == 10 ? 1 : 0
-        let names = shift == 1 ? Self.fieldNames32 : Self.fieldNames31
-        var text = [String]()
-        text.reserveCapacity(fieldCount)
-        for index in 0..<fieldCount {
-            guard let decoded = decoder.decode(fields.trimmed(index)) else {
-                reject(.badEncoding, names[index], "\(names[index]) holds a byte that is not Windows-1257 text (or a NUL)")
+        let fieldsInOrder = shift == 1 ? Self.fields32 : Self.fields31
+        // Every field must be Windows-1257 text, checked in field order. Only
+        // the text fields become strings; the price and quantity are read
+        // from their bytes, so no array of strings is built per record.
+        var text = ItemText()
+        for (index, field) in fieldsInOrder.enumerated() {
+            let bytes = fields.trimmed(index)
+            let readable: Bool
+            switch field {
+            case .recordType, .price, .quantity:
+                readable = decoder.isText(bytes)
+            case .aptcode, .packageCode, .gtin, .name, .producer, .atc, .activeSubstance:
+                let decoded = decoder.decode(bytes)
+                if let decoded { text.store(decoded, as: field) }
+                readable = decoded != nil
+            }
+            guard readable else {
+                reject(.badEncoding, field.rawValue, "\(field.rawValue) holds a byte that is not Windows-1257 text (or a NUL)")
                 return
             }
-            text.append(decoded)
         }
-        let aptcode = text[1].uppercasedCode
+        let aptcode = text.aptcode.uppercasedCode
         guard !aptcode.isEmpty else { return reject(.missingField, "aptcode", "aptcode is empty") }
         let packageCode: String?
         let gtin: (gtin: String, restricted: Bool)?
         do {
-            packageCode = shift == 1 ? try StockFieldRules.packageCode(text[2]) : nil
-            gtin = try StockFieldRules.gtin(text[2 + shift])
+            packageCode = shift == 1 ? try StockFieldRules.packageCode(text.packageCode) : nil
+            gtin = try StockFieldRules.gtin(text.gtin)
         } catch {
             return output.reject(error, line: line, key: aptcode)
         }
         output.warnIfRestricted(gtin, line: line, key: aptcode)
         let name: String
         do {
-            name = try StockFieldRules.required(text[3 + shift], field: "name")
-            try StockFieldRules.printable(text[4 + shift], field: "producer")
-            try StockFieldRules.printable(text[6 + shift], field: "active substance")
+            name = try StockFieldRules.required(text.name, field: "name")
+            try StockFieldRules.printable(text.producer, field: "producer")
+            try StockFieldRules.printable(text.substance, field: "active substance")
         } catch {
             return output.reject(error, line: line, key: aptcode)
         }
         let priceText = fields.trimmed(7 + shift)
         guard let price = ExactDecimal.parse(priceText, decimalSeparator: UInt8(ascii: ","), maxFractionDigits: 2) else {
-            return reject(.badPrice, "price", "price '\(text[7 + shift])' is not a decimal-comma amount with up to 2 decimals")
+            return reject(.badPrice, "price", "price '\(decoder.decode(priceText) ?? "")' is not a decimal-comma amount with up to 2 decimals")
         }
         let cents: Int64
         do {
             cents = try Money.cents(price, in: currency)
         } catch {
-            return reject(.badPrice, "price", "price '\(text[7 + shift])' is out of range")
+            return reject(.badPrice, "price", "price '\(decoder.decode(priceText) ?? "")' is out of range")
         }
-        guard let quantity = fields.trimmed(8 + shift).parseInteger(allowNegative: false),
+        let quantityText = fields.trimmed(8 + shift)
+        guard let quantity = quantityText.parseInteger(allowNegative: false),
               quantity <= Int128(Int64.max) else {
-            return reject(.badQuantity, "quantity", "quantity '\(text[8 + shift])' is not a non-negative integer")
+            return reject(.badQuantity, "quantity", "quantity '\(decoder.decode(quantityText) ?? "")' is not a non-negative integer")
         }
         guard state.seenAptcodes.insert(aptcode).inserted else {
             return reject(.duplicateKey, "aptcode", "aptcode \(aptcode) appears earlier in this feed")
@@ -242,7 +257,37 @@ public struct RAXStockAdapter: StockFeedAdapter {
         func optional(_ value: String) -> String? { value.isEmpty ? nil : value }
         output.accept(StockOffer(
             aptcode: aptcode, packageCode: packageCode, gtin: gtin?.gtin, name: name,
-            producer: optional(text[4 + shift]), atc: optional(text[5 + shift].uppercasedCode),
-            activeSubstance: optional(text[6 + shift]), priceCents: cents, quantity: Int64(quantity), line: line))
+            producer: optional(text.producer), atc: optional(text.atc.uppercasedCode),
+            activeSubstance: optional(text.substance), priceCents: cents, quantity: Int64(quantity), line: line))
+    }
+
+    /// The fields of an `I` record, named as messages name them.
+    enum ItemField: String {
+        case recordType = "record type", aptcode, packageCode = "package code", gtin, name, producer, atc
+        case activeSubstance = "active substance", price, quantity
+    }
+
+    /// The text fields of one `I` record, decoded.
+    private struct ItemText {
+        var aptcode = ""
+        var packageCode = ""
+        var gtin = ""
+        var name = ""
+        var producer = ""
+        var atc = ""
+        var substance = ""
+
+        mutating func store(_ value: String, as field: ItemField) {
+            switch field {
+            case .aptcode: aptcode = value
+            case .packageCode: packageCode = value
+            case .gtin: gtin = value
+            case .name: name = value
+            case .producer: producer = value
+            case .atc: atc = value
+            case .activeSubstance: substance = value
+            case .recordType, .price, .quantity: break
+            }
+        }
     }
 }

@@ -13,6 +13,9 @@ import Darwin
 public struct Windows1257: Sendable {
     /// UTF-8 bytes for each byte value; empty for bytes cp1257 leaves undefined.
     private let table: [[UInt8]]
+    /// The same, packed for the hot path: up to three UTF-8 bytes, low byte
+    /// first, and their count in the top byte (0: undefined).
+    private let packed: [UInt32]
     private let reverse: [Unicode.Scalar: UInt8]
 
     public static let shared = Windows1257()
@@ -40,6 +43,10 @@ public struct Windows1257: Sendable {
             iconv(converter, nil, nil, nil, nil) // reset shift state after an error
         }
         self.table = table
+        self.packed = table.map { utf8 in
+            precondition(utf8.count <= 3, "a cp1257 character is at most 3 UTF-8 bytes")
+            return utf8.enumerated().reduce(UInt32(utf8.count) << 24) { $0 | UInt32($1.element) << (8 * UInt32($1.offset)) }
+        }
         var reverse: [Unicode.Scalar: UInt8] = [:]
         for value in 0x80..<256 where !table[value].isEmpty {
             if let scalar = String(decoding: table[value], as: UTF8.self).unicodeScalars.first { reverse[scalar] = UInt8(value) }
@@ -55,18 +62,38 @@ public struct Windows1257: Sendable {
             if byte >= 0x80 { ascii = false }
         }
         if ascii { return String(decoding: bytes, as: UTF8.self) }
-        var utf8: [UInt8] = []
-        utf8.reserveCapacity(bytes.count * 2)
-        for byte in bytes {
-            if byte < 0x80 {
-                utf8.append(byte)
-            } else {
-                let mapped = table[Int(byte)]
-                if mapped.isEmpty { return nil }
-                utf8.append(contentsOf: mapped)
+        // Written straight into the string's storage: one allocation, where
+        // a scratch array and then the string took two.
+        var undefined = false
+        let text = String(unsafeUninitializedCapacity: bytes.count * 3) { utf8 in
+            var count = 0
+            for byte in bytes {
+                if byte < 0x80 {
+                    utf8[count] = byte
+                    count += 1
+                    continue
+                }
+                let entry = packed[Int(byte)]
+                let length = Int(entry >> 24)
+                guard length > 0 else {
+                    undefined = true
+                    return 0
+                }
+                for index in 0..<length {
+                    utf8[count] = UInt8(truncatingIfNeeded: entry >> (8 * UInt32(index)))
+                    count += 1
+                }
             }
+            return count
         }
-        return String(decoding: utf8, as: UTF8.self)
+        return undefined ? nil : text
+    }
+
+    /// Whether `bytes` would decode (no NUL, no byte cp1257 leaves
+    /// undefined), without building the string.
+    public func isText(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        for byte in bytes where byte == 0 || (byte >= 0x80 && packed[Int(byte)] == 0) { return false }
+        return true
     }
 
     public func decode(_ bytes: [UInt8]) -> String? {

@@ -101,18 +101,21 @@ import Testing
         #expect(reject?.message.contains("1.234,00") == true)
     }
 
+    /// Price and quantity are read from their bytes, never decoded to text,
+    /// yet a byte cp1257 leaves undefined there is an encoding fault as in a name.
     @Test func invalidCP1257BytesRejectTheRecord() {
-        var bytes = RAXFeedBuilder().bytes
-        // Build by hand: header, a record whose name holds 0x81 (undefined), trailer.
-        bytes = CP1257Encoder.encode("H;RAX;3.2;5060;A;20101230T2305;EUR\r\n")
+        let bytes = CP1257Encoder.encode("H;RAX;3.2;5060;A;20101230T2305;EUR\r\n")
             + Array("I;A1;;;NA".utf8) + [0x81] + Array("ME;P;;;1,00;1\r\n".utf8)
             + Array("I;A2;;;NUL".utf8) + [0x00] + Array(";P;;;1,00;1\r\n".utf8)
-            + Array("I;A3;;;OK;P;;;1,00;1\r\nT;3;3\r\n".utf8)
+            + Array("I;A3;;;NAME;P;;;1,0".utf8) + [0x81] + Array(";1\r\n".utf8)
+            + Array("I;A4;;;NAME;P;;;1,00;".utf8) + [0x98] + Array("\r\n".utf8)
+            + Array("I;A5;;;OK;P;;;1,00;1\r\nT;5;4\r\n".utf8)
         let (output, _) = parse(bytes: bytes)
         #expect(output.failure == nil)
-        #expect(output.rejects.map(\.reason) == [.badEncoding, .badEncoding])
-        #expect(output.rejects.first?.field == "name")
-        #expect(output.records.map(\.aptcode) == ["A3"])
+        #expect(output.rejects.map(\.reason) == [.badEncoding, .badEncoding, .badEncoding, .badEncoding])
+        #expect(output.rejects.map(\.field) == ["name", "name", "price", "quantity"])
+        #expect(output.rejects.map(\.key) == ["A1", "A2", "A3", "A4"])
+        #expect(output.records.map(\.aptcode) == ["A5"])
     }
 
     @Test func restrictedGTINIsAWarningNotAReject() {
