@@ -24,6 +24,11 @@ public struct ExactDecimal: Sendable, Hashable, CustomStringConvertible {
     /// - Parameters:
     ///   - maxFractionDigits: more fraction digits than this is an error.
     ///   - allowNegative: whether a leading `-` is allowed.
+    ///
+    /// Inlinable so that adapters get it specialized for their byte buffers;
+    /// called generically across the module boundary it went through
+    /// witness tables for every byte.
+    @inlinable
     public static func parse(
         _ text: some Collection<UInt8>,
         decimalSeparator: UInt8,
@@ -58,9 +63,14 @@ public struct ExactDecimal: Sendable, Hashable, CustomStringConvertible {
         return ExactDecimal(units: negative ? -units : units, scale: fractionDigits)
     }
 
-    public static func parse(_ text: String, decimalSeparator: Character = ".", maxFractionDigits: Int = 6, allowNegative: Bool = false) -> ExactDecimal? {
-        guard let separator = decimalSeparator.asciiValue else { return nil }
-        return parse(text.utf8, decimalSeparator: separator, maxFractionDigits: maxFractionDigits, allowNegative: allowNegative)
+    /// The separator is a scalar, not a Character: `Character.asciiValue`
+    /// took more instructions than the parse itself.
+    public static func parse(_ text: String, decimalSeparator: Unicode.Scalar = ".", maxFractionDigits: Int = 6, allowNegative: Bool = false) -> ExactDecimal? {
+        guard decimalSeparator.isASCII else { return nil }
+        let separator = UInt8(decimalSeparator.value)
+        // The contiguous bytes, not the generic UTF-8 view: a price is parsed for every offer.
+        var text = text
+        return text.withUTF8 { parse($0, decimalSeparator: separator, maxFractionDigits: maxFractionDigits, allowNegative: allowNegative) }
     }
 
     public var isNegative: Bool { units < 0 }

@@ -2,7 +2,7 @@ import Testing
 @testable import IngestCore
 
 @Suite struct MoneyTests {
-    private func decimal(_ text: String, _ separator: Character = ",") -> ExactDecimal {
+    private func decimal(_ text: String, _ separator: Unicode.Scalar = ",") -> ExactDecimal {
         ExactDecimal.parse(text, decimalSeparator: separator, maxFractionDigits: 6)!
     }
 
