@@ -16,6 +16,11 @@ final class MappedRecordReader {
     var header: StockFeedHeader?
     var headerProblem: FeedFailure?
     private var seen = Set<String>()
+    /// Settled once the first record (or its failure) set the header: checked
+    /// for every row, and comparing the optional header copied it each time.
+    private var headerSettled = false
+    /// The mapping's fixed currency, parsed once instead of once a row.
+    private let fixedCurrency: Currency?
 
     init(mapping: StockFeedMapping, fileName: String) {
         self.mapping = mapping
@@ -24,6 +29,9 @@ final class MappedRecordReader {
         if case .fixed(let id) = mapping.pharmacyID { values[.pharmacyID] = id }
         if case .fileName(let pattern) = mapping.exportedAt { values[.exportedAt] = Self.capture(pattern, in: fileName) }
         self.fileValues = values
+        if case .fixed(let code) = mapping.currency { fixedCurrency = Currency(code: code) } else { fixedCurrency = nil }
+        // A feed lists thousands of items: start the duplicate set big enough.
+        seen.reserveCapacity(16_384)
     }
 
     /// The first capture group of `pattern` in `text`.
@@ -43,7 +51,8 @@ final class MappedRecordReader {
 
     /// Sets the feed's header from the first record (or the file name).
     func establishHeader(line: Int, _ column: (CanonicalField) -> String?) {
-        guard header == nil, headerProblem == nil else { return }
+        guard !headerSettled else { return }
+        headerSettled = true
         guard let id = value(.pharmacyID, column), !id.isEmpty else {
             headerProblem = FeedFailure(reason: .badHeader, message: "no pharmacy id (\(describe(mapping.pharmacyID)))", line: line)
             return
@@ -110,7 +119,7 @@ final class MappedRecordReader {
         case .column: code = column(.currency) ?? ""
         case .fileName: code = ""
         }
-        guard let currency = Currency(code: code) else {
+        guard let currency = fixedCurrency ?? Currency(code: code) else {
             throw .init(reason: .badPrice, field: "currency", message: "currency '\(code)' is not EUR, EEK, LVL or LTL")
         }
         do {
