@@ -67,6 +67,8 @@ public struct RAXStockAdapter: StockFeedAdapter {
 
     public func parse(_ file: FeedFile, into output: inout FeedOutput<StockOffer>) -> StockFeedHeader? {
         var state = ParseState()
+        // A feed lists thousands of items: start the duplicate set big enough.
+        state.seenAptcodes.reserveCapacity(16_384)
         do {
             try LineReader(path: file.path, maxLineLength: maxLineLength).forEachLine { line, number in
                 try consume(line, number: number, state: &state, output: &output)
