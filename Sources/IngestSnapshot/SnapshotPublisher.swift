@@ -57,18 +57,21 @@ public struct SnapshotPublisher {
             // The file no longer changes: its fsync and digest run on the
             // other core while this one runs the integrity check, the
             // longest step of a publish. Nothing is published unless both succeed.
-            let sealing = StagingFileSeal(path: stagingPath)
+            let seal = StagingFileSeal(path: stagingPath)
             let problems: String?
             do {
                 let database = try SQLiteDatabase(path: stagingPath, readOnly: true)
                 defer { database.close() }
                 problems = try SnapshotIntegrityCheck.problems(in: database)
             } catch {
-                _ = try? sealing.wait()
+                _ = try? seal.wait()
                 throw error
             }
-            let sealed = try sealing.wait()
+            // Always wait for the sealing thread (it reads the file that a
+            // failure unlinks); a failed check outranks a failed fsync.
+            let sealing = Result { try seal.wait() }
             if let problems { throw IntegrityFailure(findings: problems) }
+            let sealed = try sealing.get()
             try faultInjector?(.afterIntegrityCheck)
 
             let snapshotFile = Manifest.SnapshotFile(file: "\(version).sqlite", size: sealed.size, sha256: sealed.sha256)

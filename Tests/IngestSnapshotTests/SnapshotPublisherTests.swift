@@ -52,6 +52,28 @@ import Testing
         #expect(!names.contains { $0.hasPrefix(".staging-") })
     }
 
+    /// A staging file whose index disagrees with its table is never
+    /// published: the check runs while the file is sealed on another thread,
+    /// and its failure wins.
+    @Test func aSnapshotFailingItsIntegrityCheckIsNotPublished() throws {
+        let temporary = TemporaryDirectory()
+        let directory = SnapshotDirectory(path: temporary.path)
+        let publisher = SnapshotPublisher(directory: directory)
+        let first = directory.nextVersion()
+        _ = try publisher.publish(stagingPath: try stage(in: directory), publication(first))
+        let damaged = try stage(in: directory, price: 200)
+        let database = try SQLiteDatabase(path: damaged)
+        try database.execute("PRAGMA writable_schema = ON")
+        try database.execute("UPDATE sqlite_schema SET sql = replace(sql, 'price_cents)', 'price_cents) WHERE 0') WHERE name = 'offers_by_item'")
+        database.close()
+        #expect(throws: SnapshotPublisher.IntegrityFailure.self) {
+            try publisher.publish(stagingPath: damaged, publication(directory.nextVersion()))
+        }
+        #expect(directory.currentVersion() == first)
+        #expect(directory.versions() == [first])
+        #expect(!FileManager.default.fileExists(atPath: damaged))
+    }
+
     @Test(arguments: SnapshotPublisher.Step.allCases)
     func aFailureBeforeTheSwitchLeavesCurrentUntouched(step: SnapshotPublisher.Step) throws {
         let temporary = TemporaryDirectory()
