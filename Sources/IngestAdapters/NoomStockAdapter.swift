@@ -55,6 +55,7 @@ final class NoomReader: XMLStreamHandler {
     private static let ns: StaticString = NoomStockAdapter.namespace
     /// Text longer than this in one field is a broken record, not a name.
     static let maxFieldBytes = 64 * 1024
+    static let fieldNames = StockFieldRules.FieldNames(packageCode: "packageCode", producer: "producer", activeSubstance: "substance")
 
     let file: String
     /// unowned(unsafe): the parser outlives every callback into this reader, and
@@ -249,20 +250,11 @@ final class NoomReader: XMLStreamHandler {
         }
         if let field = item.tooLong { return reject(.lineTooLong, field, "\(field) is longer than \(Self.maxFieldBytes) bytes") }
         guard !aptcode.isEmpty else { return reject(.missingField, "aptcode", "item has no aptcode attribute") }
-        let packageCode: String?
-        let gtin: (gtin: String, restricted: Bool)?
+        let description: StockFieldRules.Description
         do {
-            packageCode = try StockFieldRules.packageCode(item.packageCode, field: "packageCode")
-            gtin = try StockFieldRules.gtin(item.gtin)
-        } catch {
-            return output.reject(error, line: item.line, key: aptcode)
-        }
-        output.warnIfRestricted(gtin, line: item.line, key: aptcode)
-        let name: String
-        do {
-            name = try StockFieldRules.required(item.name, field: "name")
-            try StockFieldRules.printable(item.producer, field: "producer")
-            try StockFieldRules.printable(item.substance, field: "substance")
+            description = try StockFieldRules.description(
+                packageCode: item.packageCode, gtin: item.gtin, name: item.name, producer: item.producer,
+                activeSubstance: item.substance, fields: Self.fieldNames)
         } catch {
             return output.reject(error, line: item.line, key: aptcode)
         }
@@ -278,10 +270,11 @@ final class NoomReader: XMLStreamHandler {
         do { stock = try StockFieldRules.quantity(item.stock, field: "stock") } catch {
             return output.reject(error, line: item.line, key: aptcode)
         }
-        guard seen.insert(aptcode).inserted else { return reject(.duplicateKey, "aptcode", "aptcode \(aptcode) appears earlier in this feed") }
+        guard seen.insert(aptcode).inserted else { return output.reject(StockFieldRules.duplicate(aptcode), line: item.line, key: aptcode) }
+        output.warnIfRestricted(description.gtin, line: item.line, key: aptcode)
         func optional(_ value: String?) -> String? { value.flatMap { $0.isEmpty ? nil : $0 } }
         output.accept(StockOffer(
-            aptcode: aptcode, packageCode: packageCode, gtin: gtin?.gtin, name: name, producer: optional(item.producer),
+            aptcode: aptcode, packageCode: description.packageCode, gtin: description.gtin?.gtin, name: description.name, producer: optional(item.producer),
             atc: optional(item.atc)?.uppercasedCode, activeSubstance: optional(item.substance),
             priceCents: cents, quantity: stock, line: item.line))
     }

@@ -14,6 +14,7 @@ public struct RAXStockAdapter: StockFeedAdapter {
     static let supportedVersions = ["3.1": 9, "3.2": 10]
     /// The fields of an `I` record in order: 3.1 lacks the package code.
     static let fields31: [ItemField] = [.recordType, .aptcode, .gtin, .name, .producer, .atc, .activeSubstance, .price, .quantity]
+    static let fieldNames = StockFieldRules.FieldNames(packageCode: "package code", producer: "producer", activeSubstance: "active substance")
     static let fields32: [ItemField] = [.recordType, .aptcode, .packageCode, .gtin, .name, .producer, .atc, .activeSubstance, .price, .quantity]
 
     public init(maxLineLength: Int = 64 * 1024) {
@@ -221,20 +222,11 @@ public struct RAXStockAdapter: StockFeedAdapter {
         }
         let aptcode = text.aptcode.uppercasedCode
         guard !aptcode.isEmpty else { return reject(.missingField, "aptcode", "aptcode is empty") }
-        let packageCode: String?
-        let gtin: (gtin: String, restricted: Bool)?
+        let description: StockFieldRules.Description
         do {
-            packageCode = shift == 1 ? try StockFieldRules.packageCode(text.packageCode) : nil
-            gtin = try StockFieldRules.gtin(text.gtin)
-        } catch {
-            return output.reject(error, line: line, key: aptcode)
-        }
-        output.warnIfRestricted(gtin, line: line, key: aptcode)
-        let name: String
-        do {
-            name = try StockFieldRules.required(text.name, field: "name")
-            try StockFieldRules.printable(text.producer, field: "producer")
-            try StockFieldRules.printable(text.substance, field: "active substance")
+            description = try StockFieldRules.description(
+                packageCode: shift == 1 ? text.packageCode : nil, gtin: text.gtin, name: text.name,
+                producer: text.producer, activeSubstance: text.substance, fields: Self.fieldNames)
         } catch {
             return output.reject(error, line: line, key: aptcode)
         }
@@ -254,11 +246,12 @@ public struct RAXStockAdapter: StockFeedAdapter {
             return reject(.badQuantity, "quantity", "quantity '\(decoder.decode(quantityText) ?? "")' is not a non-negative integer")
         }
         guard state.seenAptcodes.insert(aptcode).inserted else {
-            return reject(.duplicateKey, "aptcode", "aptcode \(aptcode) appears earlier in this feed")
+            return output.reject(StockFieldRules.duplicate(aptcode), line: line, key: aptcode)
         }
+        output.warnIfRestricted(description.gtin, line: line, key: aptcode)
         func optional(_ value: String) -> String? { value.isEmpty ? nil : value }
         output.accept(StockOffer(
-            aptcode: aptcode, packageCode: packageCode, gtin: gtin?.gtin, name: name,
+            aptcode: aptcode, packageCode: description.packageCode, gtin: description.gtin?.gtin, name: description.name,
             producer: optional(text.producer), atc: optional(text.atc.uppercasedCode),
             activeSubstance: optional(text.substance), priceCents: cents, quantity: Int64(quantity), line: line))
     }

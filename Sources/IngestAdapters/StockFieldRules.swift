@@ -9,6 +9,39 @@ enum StockFieldRules {
         var message: String
     }
 
+    /// What a format calls the descriptive fields, for messages and rejects.
+    struct FieldNames {
+        var packageCode: String
+        var producer: String
+        var activeSubstance: String
+    }
+
+    /// An item's descriptive fields, checked.
+    struct Description {
+        var packageCode: String?
+        var gtin: (gtin: String, restricted: Bool)?
+        var name: String
+    }
+
+    /// The descriptive fields every stock format carries, checked in one
+    /// order for all of them: package code, GTIN, name, producer, substance.
+    /// A format without a package code passes nil.
+    static func description(
+        packageCode: String?, gtin: String?, name: String?, producer: String?, activeSubstance: String?, fields: FieldNames
+    ) throws(Problem) -> Description {
+        let checkedPackageCode = try self.packageCode(packageCode, field: fields.packageCode)
+        let checkedGTIN = try self.gtin(gtin)
+        let checkedName = try required(name, field: "name")
+        try printable(producer, field: fields.producer)
+        try printable(activeSubstance, field: fields.activeSubstance)
+        return Description(packageCode: checkedPackageCode, gtin: checkedGTIN, name: checkedName)
+    }
+
+    /// A second record of the same item in one feed: the first one stands.
+    static func duplicate(_ aptcode: String) -> Problem {
+        Problem(reason: .duplicateKey, field: "aptcode", message: "aptcode \(aptcode) appears earlier in this feed")
+    }
+
     /// Empty is allowed (not a medicine); otherwise 7 digits with a valid check digit.
     static func packageCode(_ text: String?, field: String = "package code") throws(Problem) -> String? {
         guard let code = text?.trimmed, !code.isEmpty else { return nil }

@@ -126,6 +126,17 @@ import Testing
         #expect(output.warnings.map(\.code) == [.restrictedGTIN])
     }
 
+    /// The warning belongs to records that are kept, as in every stock
+    /// format: a rejected record has its reject and nothing more.
+    @Test func aRejectedRecordGetsNoRestrictedGTINWarning() {
+        var feed = RAXFeedBuilder()
+        feed.item("A1", gtin: "2001234567893", name: "")
+        feed.item("A2", gtin: "2001234567893", price: "x")
+        let (output, _) = parse(feed)
+        #expect(output.rejects.map(\.reason) == [.missingField, .badPrice])
+        #expect(output.warnings.isEmpty)
+    }
+
     // MARK: Whole-feed rejections
 
     @Test func truncatedFileIsRejectedWhole() {

@@ -8,6 +8,7 @@ import IngestCore
 /// A class: the parse callbacks capture it, and a captured struct was copied
 /// out of its box (mapping, duplicate set and all) for every row.
 final class MappedRecordReader {
+    static let fieldNames = StockFieldRules.FieldNames(packageCode: "package_code", producer: "producer", activeSubstance: "active_substance")
     let mapping: StockFeedMapping
     /// Values captured from the file name (pharmacy id, export date).
     let fileValues: [CanonicalField: String]
@@ -87,20 +88,16 @@ final class MappedRecordReader {
                                                   message: "pharmacy '\(id)' differs from the feed's pharmacy \(expected); one feed holds one pharmacy")
                 }
             }
-            let packageCode = try StockFieldRules.packageCode(value(.packageCode, column), field: "package_code")
-            let gtin = try StockFieldRules.gtin(value(.gtin, column))
-            let name = try StockFieldRules.required(value(.name, column), field: "name")
-            try StockFieldRules.printable(value(.producer, column), field: "producer")
-            try StockFieldRules.printable(value(.activeSubstance, column), field: "active_substance")
+            let description = try StockFieldRules.description(
+                packageCode: value(.packageCode, column), gtin: value(.gtin, column), name: value(.name, column),
+                producer: value(.producer, column), activeSubstance: value(.activeSubstance, column), fields: Self.fieldNames)
             let cents = try price(column)
             let quantity = try StockFieldRules.quantity(value(.quantity, column))
-            guard seen.insert(key).inserted else {
-                throw StockFieldRules.Problem(reason: .duplicateKey, field: "aptcode", message: "aptcode \(key) appears earlier in this feed")
-            }
-            output.warnIfRestricted(gtin, line: line, key: key)
+            guard seen.insert(key).inserted else { throw StockFieldRules.duplicate(key) }
+            output.warnIfRestricted(description.gtin, line: line, key: key)
             func optional(_ field: CanonicalField) -> String? { value(field, column).flatMap { $0.isEmpty ? nil : $0 } }
             output.accept(StockOffer(
-                aptcode: key, packageCode: packageCode, gtin: gtin?.gtin, name: name, producer: optional(.producer),
+                aptcode: key, packageCode: description.packageCode, gtin: description.gtin?.gtin, name: description.name, producer: optional(.producer),
                 atc: optional(.atc)?.uppercasedCode, activeSubstance: optional(.activeSubstance),
                 priceCents: cents, quantity: quantity, line: line))
         } catch {
