@@ -11,10 +11,8 @@ import Darwin
 /// built and the hot path is a table lookup; bytes iconv calls undefined
 /// (0x81, 0x83, …) stay undefined, and text containing them is refused.
 public struct Windows1257: Sendable {
-    /// UTF-8 bytes for each byte value; empty for bytes cp1257 leaves undefined.
-    private let table: [[UInt8]]
-    /// The same, packed for the hot path: up to three UTF-8 bytes, low byte
-    /// first, and their count in the top byte (0: undefined).
+    /// UTF-8 bytes for each byte value, packed for the hot path: up to three
+    /// bytes, low byte first, and their count in the top byte (0: undefined).
     private let packed: [UInt32]
     private let reverse: [Unicode.Scalar: UInt8]
 
@@ -42,7 +40,6 @@ public struct Windows1257: Sendable {
             }
             iconv(converter, nil, nil, nil, nil) // reset shift state after an error
         }
-        self.table = table
         self.packed = table.map { utf8 in
             precondition(utf8.count <= 3, "a cp1257 character is at most 3 UTF-8 bytes")
             return utf8.enumerated().reduce(UInt32(utf8.count) << 24) { $0 | UInt32($1.element) << (8 * UInt32($1.offset)) }
@@ -116,5 +113,5 @@ public struct Windows1257: Sendable {
     }
 
     /// Whether `byte` has a character in cp1257.
-    public func defines(_ byte: UInt8) -> Bool { byte < 0x80 || !table[Int(byte)].isEmpty }
+    public func defines(_ byte: UInt8) -> Bool { byte < 0x80 || packed[Int(byte)] != 0 }
 }
