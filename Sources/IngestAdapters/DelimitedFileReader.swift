@@ -38,6 +38,23 @@ public final class DelimitedFileReader {
         var error: Error?
         init(onRow: @escaping (Row) throws -> Void) { self.onRow = onRow }
 
+        func append(_ data: UnsafeMutableRawPointer?, _ length: Int) {
+            let start = bytes.count
+            if let data, length > 0 {
+                bytes.append(contentsOf: UnsafeRawBufferPointer(start: data, count: length))
+                // Newlines inside quoted fields move the line count on.
+                var cursor = data
+                var left = length
+                while left > 0, let found = memchr(cursor, 10, left) {
+                    embeddedNewlines += 1
+                    let consumed = found - cursor + 1
+                    cursor = found + 1
+                    left -= consumed
+                }
+            }
+            ranges.append(start..<bytes.count)
+        }
+
         func endRow(terminator: Int32) {
             if !ranges.isEmpty, error == nil {
                 do { try onRow(Row(bytes: bytes, ranges: ranges, line: line)) } catch { self.error = error }
@@ -107,26 +124,13 @@ public final class DelimitedFileReader {
 
         let context = Context(onRow: onRow)
         let pointer = Unmanaged.passUnretained(context).toOpaque()
+        // _withUnsafeGuaranteedRef: the context outlives the parse, and a plain
+        // takeUnretainedValue() cost a retain and a release per field.
         let fieldCallback: @convention(c) (UnsafeMutableRawPointer?, Int, UnsafeMutableRawPointer?) -> Void = { data, length, context in
-            let state = Unmanaged<Context>.fromOpaque(context!).takeUnretainedValue()
-            let start = state.bytes.count
-            if let data, length > 0 {
-                let field = UnsafeRawBufferPointer(start: data, count: length)
-                state.bytes.append(contentsOf: field)
-                // Newlines inside quoted fields move the line count on.
-                var cursor = data
-                var left = length
-                while left > 0, let found = memchr(cursor, 10, left) {
-                    state.embeddedNewlines += 1
-                    let consumed = found - cursor + 1
-                    cursor = found + 1
-                    left -= consumed
-                }
-            }
-            state.ranges.append(start..<state.bytes.count)
+            Unmanaged<Context>.fromOpaque(context!)._withUnsafeGuaranteedRef { $0.append(data, length) }
         }
         let rowCallback: @convention(c) (Int32, UnsafeMutableRawPointer?) -> Void = { terminator, context in
-            Unmanaged<Context>.fromOpaque(context!).takeUnretainedValue().endRow(terminator: terminator)
+            Unmanaged<Context>.fromOpaque(context!)._withUnsafeGuaranteedRef { $0.endRow(terminator: terminator) }
         }
         var first = true
         try produce { chunk in

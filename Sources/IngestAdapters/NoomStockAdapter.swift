@@ -53,14 +53,13 @@ public struct NoomStockAdapter: StockFeedAdapter {
 /// The SAX2 state machine for one Noom document.
 final class NoomReader: XMLStreamHandler {
     private static let ns: StaticString = NoomStockAdapter.namespace
-    /// Text longer than this in one field is a broken record, not a name.
-    static let maxFieldBytes = 64 * 1024
     static let fieldNames = StockFieldRules.FieldNames(packageCode: "packageCode", producer: "producer", activeSubstance: "substance")
 
     let file: String
-    /// unowned(unsafe): the parser outlives every callback into this reader, and
-    /// a checked unowned reference costs an atomic per SAX event.
-    unowned(unsafe) let parser: StreamingXMLParser
+    /// A strong `let`, not unowned: no cycle outlives the parse (the parser
+    /// drops its handler when it returns), and every use of an unowned
+    /// reference copies out a retained one.
+    let parser: StreamingXMLParser
     let headerOnly: Bool
     var output: FeedOutput<StockOffer>
 
@@ -79,8 +78,6 @@ final class NoomReader: XMLStreamHandler {
 
     private enum Field { case gtin, name, producer, atc, substance, stock, pharmacyName }
     private var field: Field?
-    private var text: [UInt8] = []
-    private var textTooLong = false
     /// Depth inside elements this reader does not know (other namespaces, newer fields).
     private var unknownDepth = 0
     private var depth = 0
@@ -128,10 +125,7 @@ final class NoomReader: XMLStreamHandler {
         depth += 1
         lastLine = line
         if unknownDepth > 0 { unknownDepth += 1; return }
-        guard inNoom(name) else {
-            unknownDepth = 1 // another namespace: skip the whole subtree
-            return
-        }
+        guard inNoom(name) else { return skipSubtree() } // another namespace
         if item != nil {
             switch true {
             case name.is("gtin"): beginText(.gtin)
@@ -143,7 +137,7 @@ final class NoomReader: XMLStreamHandler {
             case name.is("price"):
                 item?.net = attributes.value("net")
                 item?.vatRate = attributes.value("vatRate")
-            default: unknownDepth = 1
+            default: skipSubtree()
             }
             return
         }
@@ -175,31 +169,32 @@ final class NoomReader: XMLStreamHandler {
             summaryCount = attributes.value("itemCount") ?? ""
             summaryLine = line
         default:
-            if depth > 1 { unknownDepth = 1 }
+            if depth > 1 { skipSubtree() }
         }
     }
 
     private func beginText(_ field: Field) {
         self.field = field
-        text.removeAll(keepingCapacity: true)
-        textTooLong = false
+        parser.text.begin()
     }
 
-    func characters(_ chunk: UnsafeBufferPointer<UInt8>) {
-        guard field != nil, unknownDepth == 0 else { return }
-        if text.count + chunk.count > Self.maxFieldBytes {
-            textTooLong = true
-            return
-        }
-        text.append(contentsOf: chunk)
+    /// An element this reader does not know: its subtree, text included, is ignored.
+    private func skipSubtree() {
+        unknownDepth = 1
+        parser.text.isActive = false
     }
 
     func endElement(_ name: XMLName) {
         depth -= 1
-        if unknownDepth > 0 { unknownDepth -= 1; return }
+        if unknownDepth > 0 {
+            unknownDepth -= 1
+            if unknownDepth == 0, field != nil { parser.text.isActive = true }
+            return
+        }
         if let field {
-            let value = text.withUnsafeBufferPointer { String(decoding: $0.trimmedASCII, as: UTF8.self) }
-            if textTooLong { item?.tooLong = "\(field)" }
+            parser.text.end()
+            let value = parser.text.trimmedString
+            if parser.text.overflowed { item?.tooLong = "\(field)" }
             switch field {
             case .gtin: item?.gtin = value
             case .name: item?.name = value
@@ -248,7 +243,7 @@ final class NoomReader: XMLStreamHandler {
         func reject(_ reason: RejectReason, _ field: String, _ message: String) {
             output.reject(line: item.line, key: aptcode, reason: reason, message: message, field: field)
         }
-        if let field = item.tooLong { return reject(.lineTooLong, field, "\(field) is longer than \(Self.maxFieldBytes) bytes") }
+        if let field = item.tooLong { return reject(.lineTooLong, field, "\(field) is longer than \(XMLTextCapture.maxBytes) bytes") }
         guard !aptcode.isEmpty else { return reject(.missingField, "aptcode", "item has no aptcode attribute") }
         let description: StockFieldRules.Description
         do {

@@ -64,11 +64,12 @@ public struct XMLAttributes {
     }
 }
 
-/// What a format-specific reader does with the SAX2 events.
+/// What a format-specific reader does with the SAX2 events. Text is not an
+/// event: a reader that wants an element's text starts the parser's
+/// `text` capture in `startElement` and reads it in `endElement`.
 public protocol XMLStreamHandler: AnyObject {
     func startElement(_ name: XMLName, attributes: XMLAttributes, line: Int)
     func endElement(_ name: XMLName)
-    func characters(_ text: UnsafeBufferPointer<UInt8>)
 }
 
 extension RejectReason {
@@ -92,20 +93,27 @@ public final class StreamingXMLParser {
     public static let maxDepth = 256
 
     private final class Context {
-        /// The handler is held by `parse(path:handler:)` for the whole parse;
-        /// unowned(unsafe) spares an atomic retain per SAX event.
-        unowned(unsafe) let handler: XMLStreamHandler
+        /// Strong `let`s: the callbacks reach the context as a guaranteed
+        /// reference, through which a `let` needs no retain. (unowned(unsafe)
+        /// looked cheaper, but every use of it copies out a strong reference.)
+        let handler: XMLStreamHandler
+        let text: XMLTextCapture
         var parser: xmlParserCtxtPtr?
         var unsafeReason: String?
         var tooDeep = false
         var depth = 0
         var stoppedByHandler = false
-        init(handler: XMLStreamHandler) { self.handler = handler }
+        init(handler: XMLStreamHandler, text: XMLTextCapture) {
+            self.handler = handler
+            self.text = text
+        }
 
         var line: Int { parser.map { Int(xmlSAX2GetLineNumber(UnsafeMutableRawPointer($0))) } ?? 0 }
     }
 
     private var context: Context?
+    /// The text of the element the handler asked for (see `XMLStreamHandler`).
+    public let text = XMLTextCapture()
 
     public init() {}
 
@@ -125,7 +133,8 @@ public final class StreamingXMLParser {
         guard descriptor >= 0 else { throw FeedFailure(reason: .unreadable, message: "cannot open: \(String(cString: strerror(errno)))") }
         defer { close(descriptor) }
 
-        let context = Context(handler: handler)
+        let context = Context(handler: handler, text: text)
+        text.end()
         self.context = context
         defer { self.context = nil }
         var sax = Self.makeHandler()
@@ -177,28 +186,32 @@ public final class StreamingXMLParser {
     private static func makeHandler() -> xmlSAXHandler {
         var sax = xmlSAXHandler()
         sax.initialized = XML_SAX2_MAGIC
+        // _withUnsafeGuaranteedRef: the context outlives the parse, and a
+        // plain takeUnretainedValue() cost a retain and a release per event.
         sax.startElementNs = { context, localname, _, uri, _, _, attributeCount, _, attributes in
             guard let context, let localname else { return }
-            let state = Unmanaged<Context>.fromOpaque(context).takeUnretainedValue()
-            state.depth += 1
-            if state.depth > StreamingXMLParser.maxDepth {
-                state.tooDeep = true
-                if let parser = state.parser { xmlStopParser(parser) }
-                return
+            Unmanaged<Context>.fromOpaque(context)._withUnsafeGuaranteedRef { state in
+                state.depth += 1
+                if state.depth > StreamingXMLParser.maxDepth {
+                    state.tooDeep = true
+                    if let parser = state.parser { xmlStopParser(parser) }
+                    return
+                }
+                state.handler.startElement(XMLName(local: localname, uri: uri),
+                                           attributes: XMLAttributes(base: attributes, count: Int(attributeCount)),
+                                           line: state.line)
             }
-            state.handler.startElement(XMLName(local: localname, uri: uri),
-                                       attributes: XMLAttributes(base: attributes, count: Int(attributeCount)),
-                                       line: state.line)
         }
         sax.endElementNs = { context, localname, _, uri in
             guard let context, let localname else { return }
-            let state = Unmanaged<Context>.fromOpaque(context).takeUnretainedValue()
-            state.depth -= 1
-            state.handler.endElement(XMLName(local: localname, uri: uri))
+            Unmanaged<Context>.fromOpaque(context)._withUnsafeGuaranteedRef { state in
+                state.depth -= 1
+                state.handler.endElement(XMLName(local: localname, uri: uri))
+            }
         }
         let characters: charactersSAXFunc = { context, text, length in
             guard let context, let text else { return }
-            Unmanaged<Context>.fromOpaque(context).takeUnretainedValue().handler.characters(UnsafeBufferPointer(start: text, count: Int(length)))
+            Unmanaged<Context>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.text.append(text, count: Int(length)) }
         }
         sax.characters = characters
         sax.cdataBlock = characters

@@ -60,6 +60,23 @@ import Testing
         #expect(output.records.first?.priceCents == 371)
     }
 
+    @Test func textInsideAnUnknownChildIsNotPartOfTheField() {
+        let items = Self.item("A1", extra: "") .replacingOccurrences(
+            of: "<name>N A1</name>", with: "<name>Ke<x:b xmlns:x=\"urn:other\">junk</x:b>pt <u>more junk</u></name>")
+        let (output, _) = parse(Self.document(items: items))
+        #expect(output.records.map(\.name) == ["Kept"])
+    }
+
+    @Test func aFieldOverTheTextLimitRejectsItsItemOnly() {
+        let long = String(repeating: "Ä", count: XMLTextCapture.maxBytes / 2 + 1)
+        let items = Self.item("A0") + Self.item("A1").replacingOccurrences(of: "N A1", with: long) + Self.item("A2")
+        let (output, _) = parse(Self.document(items: items))
+        #expect(output.failure == nil)
+        #expect(output.records.map(\.aptcode) == ["A0", "A2"])
+        #expect(output.rejects.map(\.reason) == [.lineTooLong])
+        #expect(output.rejects.first?.field == "name")
+    }
+
     @Test(arguments: [
         (item("A1", net: "x"), RejectReason.badPrice),
         (item("A1", net: "1,00"), .badPrice),

@@ -57,9 +57,10 @@ public struct MappedXMLStockAdapter: StockFeedAdapter {
 /// the record element decides which field a text or attribute fills.
 final class MappedXMLReader: XMLStreamHandler {
     let adapter: MappedXMLStockAdapter
-    /// unowned(unsafe): the parser outlives every callback into this reader, and
-    /// a checked unowned reference costs an atomic per SAX event.
-    unowned(unsafe) let parser: StreamingXMLParser
+    /// A strong `let`, not unowned: no cycle outlives the parse (the parser
+    /// drops its handler when it returns), and every use of an unowned
+    /// reference copies out a retained one.
+    let parser: StreamingXMLParser
     let headerOnly: Bool
     var output: FeedOutput<StockOffer>
     let records: MappedRecordReader
@@ -73,7 +74,6 @@ final class MappedXMLReader: XMLStreamHandler {
     private var recordLine = 0
     private var values: [String: String] = [:]
     private var capturing: String?
-    private var text: [UInt8] = []
 
     init(adapter: MappedXMLStockAdapter, file: String, parser: StreamingXMLParser, headerOnly: Bool) {
         self.adapter = adapter
@@ -110,7 +110,7 @@ final class MappedXMLReader: XMLStreamHandler {
         collect(attributes, at: key)
         if textPaths.contains(key) {
             capturing = key
-            text.removeAll(keepingCapacity: true)
+            parser.text.begin()
         }
     }
 
@@ -118,11 +118,6 @@ final class MappedXMLReader: XMLStreamHandler {
         for (attribute, mapped) in attributePaths[key] ?? [] {
             if let value = attributes.value(named: attribute) { values[mapped] = value }
         }
-    }
-
-    func characters(_ chunk: UnsafeBufferPointer<UInt8>) {
-        guard capturing != nil, text.count + chunk.count <= NoomReader.maxFieldBytes else { return }
-        text.append(contentsOf: chunk)
     }
 
     func endElement(_ name: XMLName) {
@@ -141,7 +136,8 @@ final class MappedXMLReader: XMLStreamHandler {
         }
         let key = path.joined(separator: "/")
         if capturing == key {
-            values[key] = String(decoding: text, as: UTF8.self)
+            parser.text.end()
+            values[key] = parser.text.string
             capturing = nil
         }
         path.removeLast()

@@ -19,10 +19,11 @@ public struct GS1DatasheetAdapter: FeedAdapter {
     }
 
     public func parse(_ file: FeedFile) -> FeedOutput<GS1TradeItem> {
-        let reader = GS1Reader()
+        let parser = StreamingXMLParser()
+        let reader = GS1Reader(parser: parser)
         var output = FeedOutput<GS1TradeItem>(file: file.name)
         do {
-            try StreamingXMLParser().parse(path: file.path, handler: reader)
+            try parser.parse(path: file.path, handler: reader)
         } catch {
             output.failure = error
         }
@@ -150,7 +151,14 @@ final class GS1Reader: XMLStreamHandler {
     private var depth = 0
     private var capturing: String?
     private var language = ""
-    private var text: [UInt8] = []
+    /// A strong `let`, not unowned: no cycle outlives the parse (the parser
+    /// drops its handler when it returns), and every use of an unowned
+    /// reference copies out a retained one.
+    let parser: StreamingXMLParser
+
+    init(parser: StreamingXMLParser) {
+        self.parser = parser
+    }
 
     func startElement(_ name: XMLName, attributes: XMLAttributes, line: Int) {
         depth += 1
@@ -164,11 +172,11 @@ final class GS1Reader: XMLStreamHandler {
         switch true {
         case name.is("gtin"), name.is("unitDescriptor"), name.is("brandName"), name.is("netContent"), name.is("imageUrl"):
             capturing = name.localName
-            text.removeAll(keepingCapacity: true)
+            parser.text.begin()
         case name.is("description"):
             capturing = "description"
             language = attributes.value("lang") ?? ""
-            text.removeAll(keepingCapacity: true)
+            parser.text.begin()
         case name.is("child"):
             item?.children.append((attributes.value("gtin") ?? "", attributes.value("quantity") ?? ""))
         case name.is("attribute"):
@@ -178,16 +186,12 @@ final class GS1Reader: XMLStreamHandler {
         }
     }
 
-    func characters(_ chunk: UnsafeBufferPointer<UInt8>) {
-        guard capturing != nil, text.count + chunk.count <= NoomReader.maxFieldBytes else { return }
-        text.append(contentsOf: chunk)
-    }
-
     func endElement(_ name: XMLName) {
         defer { depth -= 1 }
         guard item != nil else { return }
         if let field = capturing {
-            let value = String(decoding: text, as: UTF8.self).trimmed
+            parser.text.end()
+            let value = parser.text.trimmedString
             capturing = nil
             switch field {
             case "gtin": item?.gtin = value

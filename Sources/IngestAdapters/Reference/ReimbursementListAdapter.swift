@@ -18,9 +18,10 @@ public struct ReimbursementListAdapter: FeedAdapter {
 
     /// The list and the date it is valid from (nil when the attribute is missing or bad).
     public func parse(_ file: FeedFile) -> (output: FeedOutput<ReimbursementEntry>, validFrom: String?) {
-        let reader = ReimbursementListReader(file: file.name)
+        let parser = StreamingXMLParser()
+        let reader = ReimbursementListReader(file: file.name, parser: parser)
         do {
-            try StreamingXMLParser().parse(path: file.path, handler: reader)
+            try parser.parse(path: file.path, handler: reader)
         } catch {
             reader.output.failure = error
         }
@@ -47,10 +48,14 @@ final class ReimbursementListReader: XMLStreamHandler {
     private var legendCode: String?
     private var legendLine = 0
     private var capturing: String?
-    private var text: [UInt8] = []
+    /// A strong `let`, not unowned: no cycle outlives the parse (the parser
+    /// drops its handler when it returns), and every use of an unowned
+    /// reference copies out a retained one.
+    let parser: StreamingXMLParser
 
-    init(file: String) {
+    init(file: String, parser: StreamingXMLParser) {
         output = FeedOutput(file: file)
+        self.parser = parser
     }
 
     func startElement(_ name: XMLName, attributes: XMLAttributes, line: Int) {
@@ -80,17 +85,13 @@ final class ReimbursementListReader: XMLStreamHandler {
 
     private func begin(_ field: String) {
         capturing = field
-        text.removeAll(keepingCapacity: true)
-    }
-
-    func characters(_ chunk: UnsafeBufferPointer<UInt8>) {
-        guard capturing != nil, text.count + chunk.count <= NoomReader.maxFieldBytes else { return }
-        text.append(contentsOf: chunk)
+        parser.text.begin()
     }
 
     func endElement(_ name: XMLName) {
         if let field = capturing {
-            let value = String(decoding: text, as: UTF8.self).trimmed
+            parser.text.end()
+            let value = parser.text.trimmedString
             capturing = nil
             switch field {
             case "abbr": finishLegend(value)
