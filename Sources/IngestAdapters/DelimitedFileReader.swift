@@ -22,6 +22,7 @@ public final class DelimitedFileReader {
 
     public let delimiter: UInt8
     public let quote: UInt8
+    static let firstChunkSize = 16 * 1024
 
     public init(delimiter: UInt8 = UInt8(ascii: ","), quote: UInt8 = UInt8(ascii: "\"")) {
         self.delimiter = delimiter
@@ -76,9 +77,15 @@ public final class DelimitedFileReader {
         let chunkSize = 256 * 1024
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 1)
         defer { buffer.deallocate() }
+        // libcsv cannot stop inside a chunk: a reader that wants only the
+        // header and first record (the run's classification of every feed)
+        // paid for the rows of a whole 256 KiB chunk. A small first chunk
+        // keeps that to a few rows.
+        var want = Self.firstChunkSize
         try parse(onRow: onRow) { feed in
             while true {
-                let count = Glibc.read(descriptor, buffer.baseAddress, chunkSize)
+                let count = Glibc.read(descriptor, buffer.baseAddress, want)
+                want = chunkSize
                 if count < 0 {
                     if errno == EINTR { continue }
                     throw FeedFailure(reason: .unreadable, message: "read failed: \(String(cString: strerror(errno)))")

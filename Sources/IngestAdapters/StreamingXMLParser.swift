@@ -88,6 +88,7 @@ extension RejectReason {
 public final class StreamingXMLParser {
     public static let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOCDATA.rawValue | XML_PARSE_COMPACT.rawValue)
     public static let chunkSize = 256 * 1024
+    static let firstChunkSize = 16 * 1024
     /// Deeper nesting than this is refused: no feed format needs more than a
     /// handful of levels, and libxml2's SAX mode does not limit depth itself.
     public static let maxDepth = 256
@@ -154,8 +155,12 @@ public final class StreamingXMLParser {
         }
         xmlCtxtUseOptions(parser, Self.options)
 
+        // A small first chunk: a header reader stops after a few elements,
+        // and libxml2 copies in whatever chunk it is handed before it parses.
+        var want = Self.firstChunkSize
         while true {
-            count = read(descriptor, buffer, Self.chunkSize)
+            count = read(descriptor, buffer, want)
+            want = Self.chunkSize
             if count < 0 {
                 if errno == EINTR { continue }
                 throw FeedFailure(reason: .unreadable, message: "read failed: \(String(cString: strerror(errno)))", line: context.line)

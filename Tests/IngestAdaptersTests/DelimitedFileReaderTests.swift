@@ -35,6 +35,20 @@ import Testing
         }
     }
 
+    @Test func rowsAcrossTheSmallFirstChunkAndLaterChunksStayWhole() throws {
+        // A quoted field with a line break straddles the first (small) chunk's
+        // end, and many rows straddle the later chunks' ends.
+        let long = String(repeating: "é", count: DelimitedFileReader.firstChunkSize / 2 - 3)
+        var text = "h1,h2\n\"\(long)\nx\",1\n"
+        for index in 0..<40_000 { text += "r\(index),\"v \(index)\"\n" }
+        let result = try rows(Array(text.utf8))
+        #expect(result.count == 40_002)
+        #expect(result[1].1 == ["\(long)\nx", "1"])
+        #expect(result[1].0 == 2)
+        #expect(result.last?.1 == ["r39999", "v 39999"])
+        #expect(result.last?.0 == 40_003)
+    }
+
     @Test func anOversizedFieldFailsInsteadOfGrowingWithoutBound() {
         let huge = Array(repeating: UInt8(ascii: "x"), count: (1 << 20) + 10)
         #expect(throws: FeedFailure.self) { try rows(Array("a,b\n".utf8) + huge + [10]) }
