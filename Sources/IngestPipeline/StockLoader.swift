@@ -52,16 +52,20 @@ final class StockLoader {
         }
         if pendingPrevious.last == pharmacyID { pendingPrevious.removeLast() }
         let period = pricer.period(on: header.exportedAt.localDate)
+        let offers = result.offers
         var rows: [OfferRow] = []
-        rows.reserveCapacity(result.offers.count)
+        rows.reserveCapacity(offers.count)
         let tracking = !pricer.catalog.isEmpty
-        for offer in result.offers {
-            let known = items.add(offer)
-            if tracking, known.existed, known.packageCode == nil, offer.packageCode != nil {
-                latePriced.append((offer.aptcode, pharmacies.count))
+        // By index, not `for offer in`: the iterator hands out a copy of each
+        // offer, a retain and a release of its seven strings, and this loop
+        // runs five million times on the writer thread.
+        for index in offers.indices {
+            let known = items.add(offers[index])
+            if tracking, known.existed, known.packageCode == nil, offers[index].packageCode != nil {
+                latePriced.append((offers[index].aptcode, pharmacies.count))
             }
-            var row = OfferRow(aptcode: offer.aptcode, priceCents: offer.priceCents, quantity: offer.quantity)
-            if let period { pricer.price(&row, packageCode: offer.packageCode ?? known.packageCode, period: period) }
+            var row = OfferRow(aptcode: offers[index].aptcode, priceCents: offers[index].priceCents, quantity: offers[index].quantity)
+            if let period { pricer.price(&row, packageCode: offers[index].packageCode ?? known.packageCode, period: period) }
             rows.append(row)
         }
         try writer.writeOffers(pharmacyID: pharmacyID, rows)

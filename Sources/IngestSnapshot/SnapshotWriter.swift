@@ -55,25 +55,27 @@ public final class SnapshotWriter {
         insertOffer.bind(pharmacyID, at: 1)
         insertPlainOffer.bind(pharmacyID, at: 1)
         var previous = lastOfferKey
-        for offer in offers {
-            if let last = previous, !Self.precedes(last.pharmacy, last.aptcode, pharmacyID, offer.aptcode) {
-                throw OutOfOrder(previous: "\(last.pharmacy)/\(last.aptcode)", next: "\(pharmacyID)/\(offer.aptcode)")
+        // By index: `for offer in` would copy every row out of the array.
+        for index in offers.indices {
+            let aptcode = offers[index].aptcode
+            if let last = previous, !Self.precedes(last.pharmacy, last.aptcode, pharmacyID, aptcode) {
+                throw OutOfOrder(previous: "\(last.pharmacy)/\(last.aptcode)", next: "\(pharmacyID)/\(aptcode)")
             }
-            previous = (pharmacyID, offer.aptcode)
-            if offer.hasNoTierColumns {
-                insertPlainOffer.bind(offer.priceCents, at: 3)
-                insertPlainOffer.bind(offer.quantity, at: 4)
-                try insertPlainOffer.withText(offer.aptcode, at: 2) { try insertPlainOffer.run() }
+            previous = (pharmacyID, aptcode)
+            if offers[index].hasNoTierColumns {
+                insertPlainOffer.bind(offers[index].priceCents, at: 3)
+                insertPlainOffer.bind(offers[index].quantity, at: 4)
+                try insertPlainOffer.withText(aptcode, at: 2) { try insertPlainOffer.run() }
                 continue
             }
-            insertOffer.bind(offer.priceCents, at: 3)
-            insertOffer.bind(offer.quantity, at: 4)
-            insertOffer.bind(offer.limitPriceCents, at: 5)
-            insertOffer.bind(offer.price50Cents, at: 6)
-            insertOffer.bind(offer.price75Cents, at: 7)
-            insertOffer.bind(offer.price90Cents, at: 8)
-            insertOffer.bind(offer.price100Cents, at: 9)
-            try insertOffer.withText(offer.aptcode, at: 2) { try insertOffer.run() }
+            insertOffer.bind(offers[index].priceCents, at: 3)
+            insertOffer.bind(offers[index].quantity, at: 4)
+            insertOffer.bind(offers[index].limitPriceCents, at: 5)
+            insertOffer.bind(offers[index].price50Cents, at: 6)
+            insertOffer.bind(offers[index].price75Cents, at: 7)
+            insertOffer.bind(offers[index].price90Cents, at: 8)
+            insertOffer.bind(offers[index].price100Cents, at: 9)
+            try insertOffer.withText(aptcode, at: 2) { try insertOffer.run() }
         }
         lastOfferKey = previous
         offerCount += offers.count
