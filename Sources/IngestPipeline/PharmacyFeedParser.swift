@@ -59,8 +59,7 @@ struct PharmacyFeedParser: Sendable {
                 result.header = header
                 // Exports are usually in aptcode order already: check before sorting.
                 let records = output.records
-                let sorted = zip(records, records.dropFirst()).allSatisfy { precedesInByteOrder($0.aptcode, $1.aptcode) }
-                result.offers = sorted ? records : records.sorted { precedesInByteOrder($0.aptcode, $1.aptcode) }
+                result.offers = Self.isInKeyOrder(records) ? records : records.sorted { precedesInByteOrder($0.aptcode, $1.aptcode) }
             }
             feed.count(output)
             result.rejects += output.rejects
@@ -68,6 +67,15 @@ struct PharmacyFeedParser: Sendable {
             result.feeds.append(feed)
         }
         return result
+    }
+
+    /// By index: zipping the array with itself copied every offer twice,
+    /// retaining and releasing fourteen strings per offer.
+    static func isInKeyOrder(_ offers: [StockOffer]) -> Bool {
+        for index in offers.indices.dropFirst() where !precedesInByteOrder(offers[index - 1].aptcode, offers[index].aptcode) {
+            return false
+        }
+        return true
     }
 
     /// Empty when the file cannot be read any more; the manifest then shows it.

@@ -63,6 +63,12 @@ public final class SQLiteStatement {
         }
     }
 
+    /// Binds text SQLite reads in place (SQLITE_STATIC): the caller keeps
+    /// the bytes alive and unchanged until the statement has stepped.
+    public func bindStatic(_ bytes: UnsafeRawPointer, count: Int, at index: Int32) {
+        sqlite3_bind_text(handle, index, bytes.assumingMemoryBound(to: CChar.self), Int32(count), nil)
+    }
+
     /// A value to bind, for statements run with `run(_:)`.
     public enum Value {
         case int(Int64?)

@@ -16,6 +16,9 @@ public final class SnapshotWriter {
     /// Most offers have no reimbursement tier: four columns to bind and step
     /// instead of nine, the other five take their default NULL.
     private var insertPlainOffer: SQLiteStatement?
+    /// Whole groups of `OfferBatchInsert.rowsPerStatement` offers go here;
+    /// the rest of a pharmacy's offers through the one-row statements.
+    private var insertOfferBatch: OfferBatchInsert?
     private var lastOfferKey: (pharmacy: String, aptcode: String)?
     /// Counted on the way in, so `finish()` can give the planner the offers'
     /// statistics without an ANALYZE pass over millions of rows.
@@ -46,22 +49,31 @@ public final class SnapshotWriter {
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
         insertPlainOffer = try database.prepare("INSERT INTO offers(pharmacy_id, aptcode, price_cents, quantity) VALUES (?, ?, ?, ?)")
+        insertOfferBatch = try OfferBatchInsert(database: database)
     }
 
     /// One pharmacy's offers, sorted by aptcode; pharmacies in id order.
     public func writeOffers(pharmacyID: String, _ offers: [OfferRow]) throws {
-        guard let insertOffer, let insertPlainOffer else { throw SQLiteError(code: 21, message: "writer is closed") }
-        // Bindings survive a reset: the pharmacy is bound once for all its offers.
-        insertOffer.bind(pharmacyID, at: 1)
-        insertPlainOffer.bind(pharmacyID, at: 1)
-        var previous = lastOfferKey
+        guard let insertOffer, let insertPlainOffer, let insertOfferBatch else { throw SQLiteError(code: 21, message: "writer is closed") }
         // By index: `for offer in` would copy every row out of the array.
+        var previous = lastOfferKey
         for index in offers.indices {
             let aptcode = offers[index].aptcode
             if let last = previous, !Self.precedes(last.pharmacy, last.aptcode, pharmacyID, aptcode) {
                 throw OutOfOrder(previous: "\(last.pharmacy)/\(last.aptcode)", next: "\(pharmacyID)/\(aptcode)")
             }
             previous = (pharmacyID, aptcode)
+        }
+        let batch = OfferBatchInsert.rowsPerStatement
+        let batched = offers.count / batch * batch
+        for start in stride(from: 0, to: batched, by: batch) {
+            try insertOfferBatch.write(pharmacyID: pharmacyID, offers[start..<start + batch])
+        }
+        // Bindings survive a reset: the pharmacy is bound once for all its offers.
+        insertOffer.bind(pharmacyID, at: 1)
+        insertPlainOffer.bind(pharmacyID, at: 1)
+        for index in batched..<offers.count {
+            let aptcode = offers[index].aptcode
             if offers[index].hasNoTierColumns {
                 insertPlainOffer.bind(offers[index].priceCents, at: 3)
                 insertPlainOffer.bind(offers[index].quantity, at: 4)
@@ -157,6 +169,7 @@ public final class SnapshotWriter {
     public func close() {
         insertOffer = nil
         insertPlainOffer = nil
+        insertOfferBatch = nil
         database.close()
     }
 }

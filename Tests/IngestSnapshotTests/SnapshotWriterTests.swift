@@ -103,4 +103,38 @@ import Testing
             ["C", "99", "7", nil, nil, nil, nil, nil],
         ])
     }
+
+    /// Whole groups of offers go through the multi-row insert, the rest one
+    /// by one: across two pharmacies (the second rebinds the pharmacy) every
+    /// row reads back exactly, aptcodes of any length included.
+    @Test func batchedAndSingleRowInsertsReadBackExactly() throws {
+        let batch = OfferBatchInsert.rowsPerStatement
+        func rows(count: Int) -> [OfferRow] {
+            (0..<count).map { index in
+                let aptcode = "A" + String(format: "%05d", index) + String(repeating: "x", count: index % 40)
+                return index % 3 == 0
+                    ? OfferRow(aptcode: aptcode, priceCents: Int64(index), quantity: Int64(index % 7), limitPriceCents: Int64(index + 1),
+                               price50Cents: Int64(index + 2), price75Cents: nil, price90Cents: Int64(index + 4), price100Cents: Int64(index + 5))
+                    : OfferRow(aptcode: aptcode, priceCents: Int64(index), quantity: Int64(index % 7))
+            }
+        }
+        let first = rows(count: batch * 2 + 5)
+        let second = rows(count: batch)
+        let query = try withWriter { writer in
+            try writer.writeOffers(pharmacyID: "1", first)
+            try writer.writeOffers(pharmacyID: "2", second)
+        }
+        func text(_ value: Int64?) -> String? { value.map { String($0) } }
+        var expected: [[String?]] = []
+        for (pharmacy, rows) in [("1", first), ("2", second)] {
+            for row in rows {
+                expected.append([pharmacy, row.aptcode, text(row.priceCents), text(row.quantity), text(row.limitPriceCents),
+                                 text(row.price50Cents), text(row.price75Cents), text(row.price90Cents), text(row.price100Cents)])
+            }
+        }
+        #expect(query.rows("""
+            SELECT pharmacy_id, aptcode, price_cents, quantity, limit_price_cents, price_50_cents, price_75_cents, price_90_cents, price_100_cents
+            FROM offers ORDER BY pharmacy_id, aptcode
+            """) == expected)
+    }
 }

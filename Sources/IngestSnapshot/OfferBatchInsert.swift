@@ -1,0 +1,74 @@
+import CSQLite
+
+/// Offers written `rowsPerStatement` at a time through one multi-row
+/// `INSERT … VALUES (…), (…), …`.
+///
+/// One `sqlite3_step` per offer paid, for every row, the statement's set-up
+/// and tear-down and a descent of the primary key from its root. Within one
+/// multi-row statement the table's cursor stays open on the last leaf, where
+/// rows in key order simply append. A C program on the bench machine put
+/// 5 million sorted offers in 9.2 s one statement per row and in 3.7–4.4 s
+/// with 16 to 256 rows a statement; 64 keeps the statement at 576
+/// parameters, far below any build's limit.
+final class OfferBatchInsert {
+    static let rowsPerStatement = 64
+    static let columns: Int32 = 9
+
+    private let statement: SQLiteStatement
+    /// The aptcodes of the rows being bound, back to back: SQLite reads them
+    /// in place (SQLITE_STATIC) until the statement has stepped. A Swift
+    /// string of nine bytes has no address of its own to lend.
+    private var text: UnsafeMutableRawBufferPointer
+    /// The pharmacy bound to every row; bindings outlive resets.
+    private var boundPharmacy: String?
+
+    init(database: SQLiteDatabase) throws(SQLiteError) {
+        let row = "(" + Array(repeating: "?", count: Int(Self.columns)).joined(separator: ", ") + ")"
+        statement = try database.prepare("""
+            INSERT INTO offers(pharmacy_id, aptcode, price_cents, quantity, limit_price_cents,
+                               price_50_cents, price_75_cents, price_90_cents, price_100_cents)
+            VALUES \(Array(repeating: row, count: Self.rowsPerStatement).joined(separator: ", "))
+            """)
+        text = .allocate(byteCount: Self.rowsPerStatement * 16, alignment: 1)
+    }
+
+    deinit { text.deallocate() }
+
+    /// Writes exactly `rowsPerStatement` rows of one pharmacy, already in key order.
+    func write(pharmacyID: String, _ rows: ArraySlice<OfferRow>) throws(SQLiteError) {
+        precondition(rows.count == Self.rowsPerStatement)
+        if boundPharmacy != pharmacyID {
+            for row in 0..<Int32(Self.rowsPerStatement) { statement.bind(pharmacyID, at: row * Self.columns + 1) }
+            boundPharmacy = pharmacyID
+        }
+        reserveText(for: rows)
+        var offset = 0
+        var parameter: Int32 = 1
+        for index in rows.indices {
+            var aptcode = rows[index].aptcode
+            let length = aptcode.withUTF8 { bytes in
+                UnsafeMutableRawBufferPointer(rebasing: text[offset..<offset + bytes.count]).copyMemory(from: UnsafeRawBufferPointer(bytes))
+                return bytes.count
+            }
+            statement.bindStatic(text.baseAddress! + offset, count: length, at: parameter + 1)
+            offset += length
+            statement.bind(rows[index].priceCents, at: parameter + 2)
+            statement.bind(rows[index].quantity, at: parameter + 3)
+            statement.bind(rows[index].limitPriceCents, at: parameter + 4)
+            statement.bind(rows[index].price50Cents, at: parameter + 5)
+            statement.bind(rows[index].price75Cents, at: parameter + 6)
+            statement.bind(rows[index].price90Cents, at: parameter + 7)
+            statement.bind(rows[index].price100Cents, at: parameter + 8)
+            parameter += Self.columns
+        }
+        try statement.run()
+    }
+
+    private func reserveText(for rows: ArraySlice<OfferRow>) {
+        var needed = 0
+        for index in rows.indices { needed += rows[index].aptcode.utf8.count }
+        guard needed > text.count else { return }
+        text.deallocate()
+        text = .allocate(byteCount: needed * 2, alignment: 1)
+    }
+}
