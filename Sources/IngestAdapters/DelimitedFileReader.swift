@@ -6,16 +6,18 @@ import IngestCore
 /// delimiters, doubled quotes and newlines; CRLF or LF; an optional UTF-8
 /// BOM; blank lines skipped. Rows are handed over with the line they start on.
 public final class DelimitedFileReader {
+    /// One row, valid only during the `onRow` call that receives it: its
+    /// bytes live in the reader's buffer, which the next row overwrites.
     public struct Row {
         /// The row's field bytes back to back, quotes removed, in the file's encoding.
-        public let bytes: [UInt8]
+        public let bytes: UnsafeBufferPointer<UInt8>
         /// Where each field lies in `bytes`.
         public let ranges: [Range<Int>]
         /// 1-based line the row starts on.
         public let line: Int
 
         public var count: Int { ranges.count }
-        public func field(_ index: Int) -> ArraySlice<UInt8> { bytes[ranges[index]] }
+        public func field(_ index: Int) -> UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(rebasing: bytes[ranges[index]]) }
         /// Every field as its own array (convenient, but allocates: not for hot paths).
         public var fields: [[UInt8]] { ranges.map { Array(bytes[$0]) } }
     }
@@ -30,19 +32,31 @@ public final class DelimitedFileReader {
     }
 
     /// State the C callbacks reach through libcsv's context pointer.
+    ///
+    /// Field bytes go into one raw buffer that grows to the longest row and
+    /// is reused: an `[UInt8]` append per field cost more than libcsv's own
+    /// work on it (callgrind).
     private final class Context {
-        var bytes: [UInt8] = []
+        var bytes = UnsafeMutablePointer<UInt8>.allocate(capacity: 4096)
+        var capacity = 4096
+        var count = 0
         var ranges: [Range<Int>] = []
         var line = 1
         var embeddedNewlines = 0
         var onRow: (Row) throws -> Void
         var error: Error?
-        init(onRow: @escaping (Row) throws -> Void) { self.onRow = onRow }
+        init(onRow: @escaping (Row) throws -> Void) {
+            self.onRow = onRow
+            ranges.reserveCapacity(64)
+        }
+        deinit { bytes.deallocate() }
 
         func append(_ data: UnsafeMutableRawPointer?, _ length: Int) {
-            let start = bytes.count
+            let start = count
             if let data, length > 0 {
-                bytes.append(contentsOf: UnsafeRawBufferPointer(start: data, count: length))
+                if count + length > capacity { grow(to: count + length) }
+                (bytes + count).update(from: data.assumingMemoryBound(to: UInt8.self), count: length)
+                count += length
                 // Newlines inside quoted fields move the line count on.
                 var cursor = data
                 var left = length
@@ -53,14 +67,24 @@ public final class DelimitedFileReader {
                     left -= consumed
                 }
             }
-            ranges.append(start..<bytes.count)
+            ranges.append(start..<count)
+        }
+
+        /// libcsv bounds a field (`ingest_csv_install_bounded_realloc`), so a row's bytes are bounded too.
+        private func grow(to needed: Int) {
+            let larger = max(needed, capacity * 2)
+            let moved = UnsafeMutablePointer<UInt8>.allocate(capacity: larger)
+            moved.update(from: bytes, count: count)
+            bytes.deallocate()
+            bytes = moved
+            capacity = larger
         }
 
         func endRow(terminator: Int32) {
             if !ranges.isEmpty, error == nil {
-                do { try onRow(Row(bytes: bytes, ranges: ranges, line: line)) } catch { self.error = error }
+                do { try onRow(Row(bytes: UnsafeBufferPointer(start: bytes, count: count), ranges: ranges, line: line)) } catch { self.error = error }
             }
-            bytes.removeAll(keepingCapacity: true)
+            count = 0
             ranges.removeAll(keepingCapacity: true)
             line += embeddedNewlines
             embeddedNewlines = 0

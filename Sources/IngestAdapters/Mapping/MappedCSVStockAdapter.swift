@@ -31,16 +31,14 @@ public struct MappedCSVStockAdapter: StockFeedAdapter {
         return mapping.requiredColumns.allSatisfy(names.contains)
     }
 
-    func decode(_ bytes: ArraySlice<UInt8>) -> String? {
-        bytes.withUnsafeBufferPointer { buffer in
-            switch mapping.encoding {
-            case .utf8: return Self.utf8(buffer)
-            case .windows1257: return Windows1257.shared.decode(buffer)
-            }
+    func decode(_ buffer: UnsafeBufferPointer<UInt8>) -> String? {
+        switch mapping.encoding {
+        case .utf8: return Self.utf8(buffer)
+        case .windows1257: return Windows1257.shared.decode(buffer)
         }
     }
 
-    func decode(_ bytes: [UInt8]) -> String? { decode(bytes[...]) }
+    func decode(_ bytes: [UInt8]) -> String? { bytes.withUnsafeBufferPointer { decode($0) } }
 
     /// Validated UTF-8 without NUL; plain ASCII skips validation.
     ///
@@ -97,7 +95,6 @@ public struct MappedCSVStockAdapter: StockFeedAdapter {
         var headerCount: Int?
         var headerFailure: FeedFailure?
         var result = output
-        var decoded = [String?](repeating: nil, count: fields.count)
         do {
             try DelimitedFileReader(delimiter: delimiter, quote: quote).read(path: file.path) { row in
                 if hasHeader, headerCount == nil {
@@ -126,23 +123,22 @@ public struct MappedCSVStockAdapter: StockFeedAdapter {
                     result.reject(line: row.line, key: "", reason: .badFieldCount, message: "row has \(row.count) fields, the header has \(expected)", field: "row")
                     return
                 }
-                // Decode only the mapped fields.
+                // Decode only the mapped fields, trimmed as bytes (ASCII padding
+                // never changes how the rest decodes).
                 for position in 0..<fields.count {
-                    guard let column = fieldColumn[position] else { decoded[position] = nil; continue }
-                    guard column < row.count else { decoded[position] = nil; continue }
-                    guard let text = decode(row.field(column)) else {
+                    guard let column = fieldColumn[position], column < row.count else { records.fields[position] = nil; continue }
+                    guard let text = decode(row.field(column).trimmedASCII) else {
                         let name = columnName[column] ?? "column \(column + 1)"
                         result.reject(line: row.line, key: "", reason: .badEncoding, message: "\(name) is not \(mapping.encoding.rawValue) text", field: name)
                         return
                     }
-                    decoded[position] = text
+                    records.fields[position] = text
                 }
-                let lookup: (CanonicalField) -> String? = { decoded[$0.position] }
                 if stopAfterFirstRecord {
-                    records.establishHeader(line: row.line, lookup)
+                    records.establishHeader(line: row.line)
                     throw StopReading()
                 }
-                records.read(line: row.line, output: &result, lookup)
+                records.read(line: row.line, output: &result)
             }
             if let headerFailure { result.failure = headerFailure }
         } catch is StopReading {

@@ -10,8 +10,14 @@ import IngestCore
 final class MappedRecordReader {
     static let fieldNames = StockFieldRules.FieldNames(packageCode: "package_code", producer: "producer", activeSubstance: "active_substance")
     let mapping: StockFeedMapping
-    /// Values captured from the file name (pharmacy id, export date).
-    let fileValues: [CanonicalField: String]
+    /// Values captured from the file name or fixed by the mapping (pharmacy
+    /// id, export date), by `CanonicalField.position`; they win over columns.
+    let fileValues: [String?]
+    /// The record being read, by `CanonicalField.position`, trimmed: the
+    /// adapter fills it, then calls `read` or `establishHeader`. An array
+    /// and not a closure: a closure per row handed out a retained string
+    /// for every field it was asked for.
+    var fields = [String?](repeating: nil, count: CanonicalField.allCases.count)
     /// The pharmacy this feed is for (the first record's, when it comes from a column).
     var pharmacyID: String?
     var header: StockFeedHeader?
@@ -25,11 +31,11 @@ final class MappedRecordReader {
 
     init(mapping: StockFeedMapping, fileName: String) {
         self.mapping = mapping
-        var values: [CanonicalField: String] = [:]
-        if case .fileName(let pattern) = mapping.pharmacyID { values[.pharmacyID] = Self.capture(pattern, in: fileName) }
-        if case .fixed(let id) = mapping.pharmacyID { values[.pharmacyID] = id }
-        if case .fileName(let pattern) = mapping.exportedAt { values[.exportedAt] = Self.capture(pattern, in: fileName) }
-        self.fileValues = values
+        var values = [String?](repeating: nil, count: CanonicalField.allCases.count)
+        if case .fileName(let pattern) = mapping.pharmacyID { values[CanonicalField.pharmacyID.position] = Self.capture(pattern, in: fileName) }
+        if case .fixed(let id) = mapping.pharmacyID { values[CanonicalField.pharmacyID.position] = id }
+        if case .fileName(let pattern) = mapping.exportedAt { values[CanonicalField.exportedAt.position] = Self.capture(pattern, in: fileName) }
+        self.fileValues = values.map { $0?.trimmed }
         if case .fixed(let code) = mapping.currency { fixedCurrency = Currency(code: code) } else { fixedCurrency = nil }
         // A feed lists thousands of items: start the duplicate set big enough.
         seen.reserveCapacity(16_384)
@@ -43,28 +49,27 @@ final class MappedRecordReader {
         return String(text[range])
     }
 
-    /// The value of `field` for a record whose mapped fields are read by `column`.
+    /// The value of `field` in the current record.
     @inline(__always)
-    func value(_ field: CanonicalField, _ column: (CanonicalField) -> String?) -> String? {
-        if (field == .pharmacyID || field == .exportedAt), let fixed = fileValues[field] { return fixed }
-        return column(field)?.trimmed
+    func value(_ field: CanonicalField) -> String? {
+        fileValues[field.position] ?? fields[field.position]
     }
 
     /// Sets the feed's header from the first record (or the file name).
-    func establishHeader(line: Int, _ column: (CanonicalField) -> String?) {
+    func establishHeader(line: Int) {
         guard !headerSettled else { return }
         headerSettled = true
-        guard let id = value(.pharmacyID, column), !id.isEmpty else {
+        guard let id = value(.pharmacyID), !id.isEmpty else {
             headerProblem = FeedFailure(reason: .badHeader, message: "no pharmacy id (\(describe(mapping.pharmacyID)))", line: line)
             return
         }
-        let exportedText = value(.exportedAt, column) ?? ""
+        let exportedText = value(.exportedAt) ?? ""
         guard let exported = mapping.dateFormat.parse(exportedText, in: mapping.timeZone) else {
             headerProblem = FeedFailure(reason: .badHeader, message: "export date '\(exportedText)' does not match \(mapping.dateFormat.pattern) (\(describe(mapping.exportedAt)))", line: line)
             return
         }
         pharmacyID = id
-        header = StockFeedHeader(pharmacyID: id, pharmacyName: value(.pharmacyName, column), exportedAt: exported,
+        header = StockFeedHeader(pharmacyID: id, pharmacyName: value(.pharmacyName), exportedAt: exported,
                                  format: mapping.adapterName)
     }
 
@@ -76,26 +81,27 @@ final class MappedRecordReader {
         }
     }
 
-    func read(line: Int, output: inout FeedOutput<StockOffer>, _ column: (CanonicalField) -> String?) {
-        establishHeader(line: line, column)
-        let aptcode = (value(.aptcode, column) ?? "").uppercasedCode
+    /// The current record (`fields`) as an offer or a reject.
+    func read(line: Int, output: inout FeedOutput<StockOffer>) {
+        establishHeader(line: line)
+        let aptcode = (value(.aptcode) ?? "").uppercasedCode
         do throws(StockFieldRules.Problem) {
             let key = try StockFieldRules.required(aptcode, field: "aptcode")
             if case .column = mapping.pharmacyID, let expected = pharmacyID {
-                let id = value(.pharmacyID, column) ?? ""
+                let id = value(.pharmacyID) ?? ""
                 guard id == expected else {
                     throw StockFieldRules.Problem(reason: .pharmacyMismatch, field: "pharmacy_id",
                                                   message: "pharmacy '\(id)' differs from the feed's pharmacy \(expected); one feed holds one pharmacy")
                 }
             }
             let description = try StockFieldRules.description(
-                packageCode: value(.packageCode, column), gtin: value(.gtin, column), name: value(.name, column),
-                producer: value(.producer, column), activeSubstance: value(.activeSubstance, column), fields: Self.fieldNames)
-            let cents = try price(column)
-            let quantity = try StockFieldRules.quantity(value(.quantity, column))
+                packageCode: value(.packageCode), gtin: value(.gtin), name: value(.name),
+                producer: value(.producer), activeSubstance: value(.activeSubstance), fields: Self.fieldNames)
+            let cents = try price()
+            let quantity = try StockFieldRules.quantity(value(.quantity))
             guard seen.insert(key).inserted else { throw StockFieldRules.duplicate(key) }
             output.warnIfRestricted(description.gtin, line: line, key: key)
-            func optional(_ field: CanonicalField) -> String? { value(field, column).flatMap { $0.isEmpty ? nil : $0 } }
+            func optional(_ field: CanonicalField) -> String? { value(field).flatMap { $0.isEmpty ? nil : $0 } }
             output.accept(StockOffer(
                 aptcode: key, packageCode: description.packageCode, gtin: description.gtin?.gtin, name: description.name, producer: optional(.producer),
                 atc: optional(.atc)?.uppercasedCode, activeSubstance: optional(.activeSubstance),
@@ -105,15 +111,15 @@ final class MappedRecordReader {
         }
     }
 
-    private func price(_ column: (CanonicalField) -> String?) throws(StockFieldRules.Problem) -> Int64 {
-        let text = value(.price, column) ?? ""
+    private func price() throws(StockFieldRules.Problem) -> Int64 {
+        let text = value(.price) ?? ""
         guard let amount = ExactDecimal.parse(text.utf8, decimalSeparator: mapping.decimalSeparator, maxFractionDigits: 4) else {
             throw .init(reason: .badPrice, field: "price", message: "price '\(text)' is not a decimal number with '\(Character(Unicode.Scalar(mapping.decimalSeparator)))' as separator")
         }
         let code: String
         switch mapping.currency {
         case .fixed(let fixed): code = fixed
-        case .column: code = column(.currency) ?? ""
+        case .column: code = value(.currency) ?? ""
         case .fileName: code = ""
         }
         guard let currency = fixedCurrency ?? Currency(code: code) else {
@@ -124,7 +130,7 @@ final class MappedRecordReader {
             let rateText: String
             switch vatSource {
             case .fixed(let fixed): rateText = fixed
-            case .column: rateText = column(.vatRate) ?? ""
+            case .column: rateText = value(.vatRate) ?? ""
             case .fileName: rateText = ""
             }
             guard let rate = ExactDecimal.parse(rateText.utf8, decimalSeparator: mapping.decimalSeparator, maxFractionDigits: 4)

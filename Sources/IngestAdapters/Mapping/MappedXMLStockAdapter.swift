@@ -124,13 +124,14 @@ final class MappedXMLReader: XMLStreamHandler {
         guard inRecord else { return }
         if path.isEmpty {
             inRecord = false
-            let columns = adapter.mapping.columns
-            let lookup: (CanonicalField) -> String? = { [values] field in columns[field].flatMap { values[$0] } }
+            for field in CanonicalField.allCases {
+                records.fields[field.position] = adapter.mapping.columns[field].flatMap { values[$0] }?.trimmed
+            }
             if headerOnly {
-                records.establishHeader(line: recordLine, lookup)
+                records.establishHeader(line: recordLine)
                 parser.stop()
             } else {
-                records.read(line: recordLine, output: &output, lookup)
+                records.read(line: recordLine, output: &output)
             }
             return
         }
