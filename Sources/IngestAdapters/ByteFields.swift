@@ -30,10 +30,11 @@ struct ByteFields {
 
     /// The field's bytes with ASCII spaces and tabs trimmed.
     func trimmed(_ index: Int) -> UnsafeBufferPointer<UInt8> {
-        var range = ranges[index]
-        while let first = range.first, line[first] == 32 || line[first] == 9 { range = range.dropFirst() }
-        while let last = range.last, line[last] == 32 || line[last] == 9 { range = range.dropLast() }
-        return UnsafeBufferPointer(rebasing: line[range])
+        var start = ranges[index].lowerBound
+        var end = ranges[index].upperBound
+        while start < end, line[start] == 32 || line[start] == 9 { start += 1 }
+        while end > start, line[end - 1] == 32 || line[end - 1] == 9 { end -= 1 }
+        return UnsafeBufferPointer(rebasing: line[start..<end])
     }
 }
 

@@ -1,3 +1,4 @@
+import Foundation
 import IngestCore
 
 /// RAX stock exports of the legacy pharmacies (FEEDS.md §1): Windows-1257
@@ -176,10 +177,16 @@ public struct RAXStockAdapter: StockFeedAdapter {
         }
     }
 
+    /// memchr for the lead byte first: the byte-by-byte scan of every line
+    /// was a twentieth of a RAX parse, and 0xEF (ļ) is rare in cp1257 text.
     static func containsUTF8BOM(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard bytes.count >= 3 else { return false }
-        for index in 0..<(bytes.count - 2) where bytes[index] == 0xEF && bytes[index + 1] == 0xBB && bytes[index + 2] == 0xBF {
-            return true
+        guard let base = bytes.baseAddress, bytes.count >= 3 else { return false }
+        var index = 0
+        let lastStart = bytes.count - 2
+        while index < lastStart, let found = memchr(base + index, 0xEF, lastStart - index) {
+            let position = UnsafePointer<UInt8>(found.assumingMemoryBound(to: UInt8.self)) - base
+            if bytes[position + 1] == 0xBB && bytes[position + 2] == 0xBF { return true }
+            index = position + 1
         }
         return false
     }

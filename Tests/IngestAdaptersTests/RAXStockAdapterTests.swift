@@ -101,6 +101,25 @@ import Testing
         #expect(reject?.message.contains("1.234,00") == true)
     }
 
+    static let bomLines: [(line: [UInt8], found: Bool)] = {
+        let prefix: [UInt8] = Array("I;".utf8)
+        var lines: [(line: [UInt8], found: Bool)] = []
+        lines.append(([0xEF, 0xBB, 0xBF], true))
+        lines.append((prefix + [0x41, 0xEF, 0xBB, 0xBF], true))
+        lines.append((prefix + [0xEF, 0x41, 0xEF, 0xBB, 0xBF, 0x41], true))
+        lines.append((prefix + [0xEF, 0xBB], false))
+        lines.append((prefix + [0xEF, 0xEF, 0xBB, 0x41], false))
+        lines.append((Array("I;A1;ĻOTI;P".utf8), false))
+        lines.append(([0xEF, 0xBB], false))
+        lines.append(([], false))
+        return lines
+    }()
+
+    @Test(arguments: RAXStockAdapterTests.bomLines)
+    func aUTF8ByteOrderMarkIsFoundAnywhereInALine(case: (line: [UInt8], found: Bool)) {
+        #expect(`case`.line.withUnsafeBufferPointer { RAXStockAdapter.containsUTF8BOM($0) } == `case`.found)
+    }
+
     /// Price and quantity are read from their bytes, never decoded to text,
     /// yet a byte cp1257 leaves undefined there is an encoding fault as in a name.
     @Test func invalidCP1257BytesRejectTheRecord() {
