@@ -60,6 +60,19 @@ import Testing
         #expect(output.records.first?.priceCents == 371)
     }
 
+    /// libxml2 pulls the bytes through a read callback, 16 KiB first, then
+    /// 256 KiB at a time: a BOM and items across those chunk ends still load.
+    @Test func aBOMAndItemsAcrossReadChunksLoad() throws {
+        let items = (0..<3_000).map { Self.item(String(format: "A%05d", $0)) }.joined(separator: "\n")
+        let bytes = [0xEF, 0xBB, 0xBF] + Array(Self.document(items: items).utf8)
+        #expect(bytes.count > 256 * 1024 + 16 * 1024)
+        let (output, header) = try AdapterHarness.parse(adapter, bytes: bytes, name: "noom.xml")
+        #expect(output.failure == nil)
+        #expect(header?.pharmacyID == "5061")
+        #expect(output.records.count == 3_000)
+        #expect(output.records.last?.aptcode == "A02999")
+    }
+
     @Test func textInsideAnUnknownChildIsNotPartOfTheField() {
         let items = Self.item("A1", extra: "") .replacingOccurrences(
             of: "<name>N A1</name>", with: "<name>Ke<x:b xmlns:x=\"urn:other\">junk</x:b>pt <u>more junk</u></name>")
