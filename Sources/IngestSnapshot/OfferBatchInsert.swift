@@ -1,6 +1,6 @@
 import CSQLite
 
-/// Offers written `rowsPerStatement` at a time through one multi-row
+/// Offers written `rows` at a time through one multi-row
 /// `INSERT … VALUES (…), (…), …`.
 ///
 /// One `sqlite3_step` per offer paid, for every row, the statement's set-up
@@ -9,11 +9,14 @@ import CSQLite
 /// rows in key order simply append. A C program on the bench machine put
 /// 5 million sorted offers in 9.2 s one statement per row and in 3.7–4.4 s
 /// with 16 to 256 rows a statement; 64 keeps the statement at 576
-/// parameters, far below any build's limit.
+/// parameters, far below any build's limit. The writer keeps a one-row
+/// instance for the rest of a pharmacy's offers.
 final class OfferBatchInsert {
-    static let rowsPerStatement = 64
+    static let batchRows = 64
     static let columns: Int32 = 9
 
+    /// Rows per statement.
+    let rows: Int
     private let statement: SQLiteStatement
     /// The aptcodes of the rows being bound, back to back: SQLite reads them
     /// in place (SQLITE_STATIC) until the statement has stepped. A Swift
@@ -22,23 +25,24 @@ final class OfferBatchInsert {
     /// The pharmacy bound to every row; bindings outlive resets.
     private var boundPharmacy: String?
 
-    init(database: SQLiteDatabase) throws(SQLiteError) {
+    init(database: SQLiteDatabase, rows: Int) throws(SQLiteError) {
+        self.rows = rows
         let row = "(" + Array(repeating: "?", count: Int(Self.columns)).joined(separator: ", ") + ")"
         statement = try database.prepare("""
             INSERT INTO offers(pharmacy_id, aptcode, price_cents, quantity, limit_price_cents,
                                price_50_cents, price_75_cents, price_90_cents, price_100_cents)
-            VALUES \(Array(repeating: row, count: Self.rowsPerStatement).joined(separator: ", "))
+            VALUES \(Array(repeating: row, count: rows).joined(separator: ", "))
             """)
-        text = .allocate(byteCount: Self.rowsPerStatement * 16, alignment: 1)
+        text = .allocate(byteCount: rows * 16, alignment: 1)
     }
 
     deinit { text.deallocate() }
 
-    /// Writes exactly `rowsPerStatement` rows of one pharmacy, already in key order.
+    /// Writes exactly `self.rows` rows of one pharmacy, already in key order.
     func write(pharmacyID: String, _ rows: ArraySlice<OfferRow>) throws(SQLiteError) {
-        precondition(rows.count == Self.rowsPerStatement)
+        precondition(rows.count == self.rows)
         if boundPharmacy != pharmacyID {
-            for row in 0..<Int32(Self.rowsPerStatement) { statement.bind(pharmacyID, at: row * Self.columns + 1) }
+            for row in 0..<Int32(self.rows) { statement.bind(pharmacyID, at: row * Self.columns + 1) }
             boundPharmacy = pharmacyID
         }
         reserveText(for: rows)

@@ -51,18 +51,6 @@ public final class SQLiteStatement {
         }
     }
 
-    /// Binds `value` without a copy (SQLITE_STATIC) for the duration of
-    /// `body`, which must step the statement: the hot insert path.
-    public func withText<T>(_ value: String, at index: Int32, _ body: () throws -> T) rethrows -> T {
-        var value = value
-        return try value.withUTF8 { bytes in
-            try bytes.withMemoryRebound(to: CChar.self) { chars in
-                sqlite3_bind_text(handle, index, chars.baseAddress ?? UnsafePointer(bitPattern: 1), Int32(chars.count), nil)
-                return try body()
-            }
-        }
-    }
-
     /// Binds text SQLite reads in place (SQLITE_STATIC): the caller keeps
     /// the bytes alive and unchanged until the statement has stepped.
     public func bindStatic(_ bytes: UnsafeRawPointer, count: Int, at index: Int32) {

@@ -10,11 +10,6 @@ public struct OfferRow: Sendable {
     public var price90Cents: Int64?
     public var price100Cents: Int64?
 
-    /// No limit price and no tier price: the row's last five columns are NULL.
-    var hasNoTierColumns: Bool {
-        limitPriceCents == nil && price50Cents == nil && price75Cents == nil && price90Cents == nil && price100Cents == nil
-    }
-
     public init(aptcode: String, priceCents: Int64, quantity: Int64, limitPriceCents: Int64? = nil,
                 price50Cents: Int64? = nil, price75Cents: Int64? = nil, price90Cents: Int64? = nil, price100Cents: Int64? = nil) {
         self.aptcode = aptcode

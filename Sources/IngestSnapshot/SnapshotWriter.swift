@@ -11,14 +11,11 @@ import Foundation
 /// slower and a silent slowdown is worse than a loud bug.
 public final class SnapshotWriter {
     public let database: SQLiteDatabase
+    /// Whole groups of `OfferBatchInsert.batchRows` offers go through
+    /// `insertOffers`, the rest of a pharmacy's offers through `insertOffer`.
     /// Released in `close()`: a live statement would keep the connection (and its exclusive lock) open.
-    private var insertOffer: SQLiteStatement?
-    /// Most offers have no reimbursement tier: four columns to bind and step
-    /// instead of nine, the other five take their default NULL.
-    private var insertPlainOffer: SQLiteStatement?
-    /// Whole groups of `OfferBatchInsert.rowsPerStatement` offers go here;
-    /// the rest of a pharmacy's offers through the one-row statements.
-    private var insertOfferBatch: OfferBatchInsert?
+    private var insertOffers: OfferBatchInsert?
+    private var insertOffer: OfferBatchInsert?
     private var lastOfferKey: (pharmacy: String, aptcode: String)?
     /// Counted on the way in, so `finish()` can give the planner the offers'
     /// statistics without an ANALYZE pass over millions of rows.
@@ -43,18 +40,13 @@ public final class SnapshotWriter {
             """)
         try database.execute(SnapshotSchema.tables)
         try database.execute("BEGIN")
-        insertOffer = try database.prepare("""
-            INSERT INTO offers(pharmacy_id, aptcode, price_cents, quantity, limit_price_cents,
-                               price_50_cents, price_75_cents, price_90_cents, price_100_cents)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """)
-        insertPlainOffer = try database.prepare("INSERT INTO offers(pharmacy_id, aptcode, price_cents, quantity) VALUES (?, ?, ?, ?)")
-        insertOfferBatch = try OfferBatchInsert(database: database)
+        insertOffers = try OfferBatchInsert(database: database, rows: OfferBatchInsert.batchRows)
+        insertOffer = try OfferBatchInsert(database: database, rows: 1)
     }
 
     /// One pharmacy's offers, sorted by aptcode; pharmacies in id order.
     public func writeOffers(pharmacyID: String, _ offers: [OfferRow]) throws {
-        guard let insertOffer, let insertPlainOffer, let insertOfferBatch else { throw SQLiteError(code: 21, message: "writer is closed") }
+        guard let insertOffers, let insertOffer else { throw SQLiteError(code: 21, message: "writer is closed") }
         // By index: `for offer in` would copy every row out of the array.
         var previous = lastOfferKey
         for index in offers.indices {
@@ -64,30 +56,12 @@ public final class SnapshotWriter {
             }
             previous = (pharmacyID, aptcode)
         }
-        let batch = OfferBatchInsert.rowsPerStatement
-        let batched = offers.count / batch * batch
-        for start in stride(from: 0, to: batched, by: batch) {
-            try insertOfferBatch.write(pharmacyID: pharmacyID, offers[start..<start + batch])
+        let batched = offers.count / insertOffers.rows * insertOffers.rows
+        for start in stride(from: 0, to: batched, by: insertOffers.rows) {
+            try insertOffers.write(pharmacyID: pharmacyID, offers[start..<start + insertOffers.rows])
         }
-        // Bindings survive a reset: the pharmacy is bound once for all its offers.
-        insertOffer.bind(pharmacyID, at: 1)
-        insertPlainOffer.bind(pharmacyID, at: 1)
         for index in batched..<offers.count {
-            let aptcode = offers[index].aptcode
-            if offers[index].hasNoTierColumns {
-                insertPlainOffer.bind(offers[index].priceCents, at: 3)
-                insertPlainOffer.bind(offers[index].quantity, at: 4)
-                try insertPlainOffer.withText(aptcode, at: 2) { try insertPlainOffer.run() }
-                continue
-            }
-            insertOffer.bind(offers[index].priceCents, at: 3)
-            insertOffer.bind(offers[index].quantity, at: 4)
-            insertOffer.bind(offers[index].limitPriceCents, at: 5)
-            insertOffer.bind(offers[index].price50Cents, at: 6)
-            insertOffer.bind(offers[index].price75Cents, at: 7)
-            insertOffer.bind(offers[index].price90Cents, at: 8)
-            insertOffer.bind(offers[index].price100Cents, at: 9)
-            try insertOffer.withText(aptcode, at: 2) { try insertOffer.run() }
+            try insertOffer.write(pharmacyID: pharmacyID, offers[index...index])
         }
         lastOfferKey = previous
         offerCount += offers.count
@@ -172,9 +146,8 @@ public final class SnapshotWriter {
     }
 
     public func close() {
+        insertOffers = nil
         insertOffer = nil
-        insertPlainOffer = nil
-        insertOfferBatch = nil
         database.close()
     }
 }

@@ -85,8 +85,8 @@ import Testing
         #expect(plan.contains("offers_by_item"), "\(plan)")
     }
 
-    /// Offers without tiers go through a four-column insert: both kinds must
-    /// read back exactly, interleaved within one pharmacy.
+    /// Offers with and without tiers, interleaved within one pharmacy, read
+    /// back exactly.
     @Test func offersWithAndWithoutTiersReadBackExactly() throws {
         let query = try withWriter { writer in
             try writer.writeOffers(pharmacyID: "1", [
@@ -108,7 +108,7 @@ import Testing
     /// by one: across two pharmacies (the second rebinds the pharmacy) every
     /// row reads back exactly, aptcodes of any length included.
     @Test func batchedAndSingleRowInsertsReadBackExactly() throws {
-        let batch = OfferBatchInsert.rowsPerStatement
+        let batch = OfferBatchInsert.batchRows
         func rows(count: Int) -> [OfferRow] {
             (0..<count).map { index in
                 let aptcode = "A" + String(format: "%05d", index) + String(repeating: "x", count: index % 40)
