@@ -57,6 +57,28 @@ import Testing
         #expect(output.rejects.first?.line == 5)
     }
 
+    /// The parser keeps at most `XMLTextCapture.maxBytes` of one element's
+    /// text: a longer field rejects its record instead of loading it cut short.
+    @Test func aFieldOverTheTextLimitRejectsItsRecordOnly() throws {
+        let long = String(repeating: "Ą", count: XMLTextCapture.maxBytes / 2 + 1)
+        let xml = """
+        <?xml version="1.0"?>
+        <export><offers>
+          <offer code="lt1"><title>\(long)</title><price amount="1.00"/><stock>5</stock></offer>
+          <offer code="lt2"><title>KITAS</title><price amount="1.00"/><stock>1</stock></offer>
+        </offers></export>
+        """
+        let (output, header) = try parse(xml)
+        #expect(output.failure == nil)
+        #expect(header?.pharmacyID == "900")
+        #expect(output.read == 2)
+        #expect(output.records.map(\.aptcode) == ["LT2"])
+        #expect(output.rejects.map(\.reason) == [.lineTooLong])
+        #expect(output.rejects.first?.key == "LT1")
+        #expect(output.rejects.first?.field == "title")
+        #expect(output.rejects.first?.line == 3)
+    }
+
     @Test func doctypeIsRefusedHereToo() throws {
         let xml = "<?xml version=\"1.0\"?><!DOCTYPE export [<!ENTITY e SYSTEM \"file:///etc/passwd\">]><export><offer code=\"a\"><title>&e;</title></offer></export>"
         let (output, _) = try parse(xml)

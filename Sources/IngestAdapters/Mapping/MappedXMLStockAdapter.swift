@@ -74,6 +74,9 @@ final class MappedXMLReader: XMLStreamHandler {
     private var recordLine = 0
     private var values: [String: String] = [:]
     private var capturing: String?
+    /// The first mapped path of this record whose text went past
+    /// `XMLTextCapture.maxBytes`: the record is rejected, never loaded cut short.
+    private var tooLong: String?
 
     init(adapter: MappedXMLStockAdapter, file: String, parser: StreamingXMLParser, headerOnly: Bool) {
         self.adapter = adapter
@@ -100,6 +103,7 @@ final class MappedXMLReader: XMLStreamHandler {
             guard name.localName == adapter.record.element, name.inNamespace(adapter.record.namespace) else { return }
             inRecord = true
             recordLine = line
+            tooLong = nil
             values.removeAll(keepingCapacity: true)
             path = []
             collect(attributes, at: "")
@@ -130,6 +134,10 @@ final class MappedXMLReader: XMLStreamHandler {
             if headerOnly {
                 records.establishHeader(line: recordLine)
                 parser.stop()
+            } else if let field = tooLong {
+                records.establishHeader(line: recordLine)
+                output.reject(line: recordLine, key: records.value(.aptcode)?.uppercasedCode ?? "", reason: .lineTooLong,
+                              message: "\(field) is longer than \(XMLTextCapture.maxBytes) bytes", field: field)
             } else {
                 records.read(line: recordLine, output: &output)
             }
@@ -139,6 +147,7 @@ final class MappedXMLReader: XMLStreamHandler {
         if capturing == key {
             parser.text.end()
             values[key] = parser.text.string
+            if parser.text.overflowed, tooLong == nil { tooLong = key }
             capturing = nil
         }
         path.removeLast()
