@@ -65,6 +65,25 @@ private func sample(_ name: String) throws -> FeedFile {
         #expect(output.accepted == 2)
     }
 
+    @Test func aFieldPastTheTextLimitRejectsItsPackageOrLegendEntry() throws {
+        let directory = TemporaryDirectory()
+        let long = String(repeating: "x", count: XMLTextCapture.maxBytes + 1)
+        let text = "<reimbursementList validFrom=\"2020-01-01\"><legend><abbr code=\"rv\">x</abbr><abbr code=\"e\">\(long)</abbr></legend>"
+            + "<package code=\"1144976\"><tier rate=\"100\"><diagnoses>A50</diagnoses><info>\(long)</info></tier></package>"
+            + "<package code=\"1012341\"><tier rate=\"50\"/></package></reimbursementList>"
+        let (output, _) = adapter.parse(try open("r.xml", text, in: directory))
+        #expect(output.failure == nil)
+        #expect(output.rejects.map(\.reason) == [.lineTooLong, .lineTooLong])
+        #expect(output.rejects.map(\.field) == ["abbr", "tier.info"])
+        #expect(output.rejects.map(\.key) == ["e", "1144976"])
+        let packages = output.records.compactMap { entry -> String? in
+            if case .package(let code, _, _, _) = entry { return code }
+            return nil
+        }
+        #expect(packages == ["1012341"])
+        #expect(output.read == output.accepted + output.rejected)
+    }
+
     @Test func aMarkerWithoutAnInfoLineIsAWarning() throws {
         let directory = TemporaryDirectory()
         let (output, _) = adapter.parse(try open("r.xml", list("<package code=\"1144976\"><tier rate=\"100\"><diagnoses>A50**</diagnoses><info>*rv x</info></tier></package>"), in: directory))
@@ -165,6 +184,22 @@ private func sample(_ name: String) throws -> FeedFile {
         #expect(output.records.map(\.gtin) == ["04740086000124", "54740086000129"])
         #expect(output.rejects.map(\.reason) == [.badGTINCheckDigit, .badHierarchy, .badHierarchy, .badHierarchy, .badHierarchy, .badHierarchy])
         #expect(output.warnings.map(\.code) == [.unknownChildGTIN])
+    }
+
+    @Test func aDescriptionPastTheTextLimitRejectsItsDatasheet() throws {
+        let directory = TemporaryDirectory()
+        let long = String(repeating: "y", count: XMLTextCapture.maxBytes + 1)
+        let text = sheet(
+            "<tradeItem><gtin>4740086000124</gtin><unitDescriptor>BASE_UNIT_OR_EACH</unitDescriptor>"
+                + "<description lang=\"et\">\(long)</description></tradeItem>"
+                + item("04740001000550"))
+        let output = adapter.parse(try open("gs1.xml", text, in: directory))
+        #expect(output.failure == nil)
+        #expect(output.records.map(\.gtin) == ["04740001000550"])
+        #expect(output.rejects.map(\.reason) == [.lineTooLong])
+        #expect(output.rejects.map(\.field) == ["description"])
+        #expect(output.rejects.first?.line == 1)
+        #expect(output.read == output.accepted + output.rejected)
     }
 
     @Test func restrictedGTINsAreKeptWithAWarning() throws {

@@ -70,6 +70,9 @@ public struct GS1DatasheetAdapter: FeedAdapter {
     }
 
     private func validate(_ item: GS1Reader.Pending) -> Verdict {
+        if let field = item.tooLong {
+            return .rejected(.lineTooLong, field, "\(field) is longer than \(XMLTextCapture.maxBytes) bytes")
+        }
         let gtin: String
         switch GTIN.normalize(item.gtin) {
         case .success(let normalized): gtin = normalized
@@ -144,6 +147,9 @@ final class GS1Reader: XMLStreamHandler {
         var imageURL: String?
         var children: [(gtin: String, quantity: String)] = []
         var results: [String] = []
+        /// The first element whose text went past `XMLTextCapture.maxBytes`:
+        /// the datasheet is rejected, never kept cut short.
+        var tooLong: String?
     }
 
     private(set) var items: [Pending] = []
@@ -193,6 +199,7 @@ final class GS1Reader: XMLStreamHandler {
             parser.text.end()
             let value = parser.text.trimmedString
             capturing = nil
+            if parser.text.overflowed, item?.tooLong == nil { item?.tooLong = field }
             switch field {
             case "gtin": item?.gtin = value
             case "unitDescriptor": item?.unitDescriptor = value

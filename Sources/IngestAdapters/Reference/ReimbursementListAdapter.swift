@@ -43,6 +43,9 @@ final class ReimbursementListReader: XMLStreamHandler {
         var line: Int
         var limit: String?
         var tiers: [(rate: String, diagnoses: String?, info: String?, line: Int)] = []
+        /// The first field whose text went past `XMLTextCapture.maxBytes`:
+        /// the package is rejected, never listed with a diagnosis text cut short.
+        var tooLong: String?
     }
     private var package: Package?
     private var legendCode: String?
@@ -93,6 +96,16 @@ final class ReimbursementListReader: XMLStreamHandler {
             parser.text.end()
             let value = parser.text.trimmedString
             capturing = nil
+            if parser.text.overflowed {
+                if field == "abbr" {
+                    let code = legendCode ?? ""
+                    legendCode = nil
+                    output.reject(line: legendLine, key: code, reason: .lineTooLong,
+                                  message: "abbr is longer than \(XMLTextCapture.maxBytes) bytes", field: "abbr")
+                    return
+                }
+                if package?.tooLong == nil { package?.tooLong = field == "limitPrice" ? field : "tier.\(field)" }
+            }
             switch field {
             case "abbr": finishLegend(value)
             case "limitPrice": package?.limit = value
@@ -125,6 +138,7 @@ final class ReimbursementListReader: XMLStreamHandler {
         func reject(_ reason: RejectReason, _ field: String, _ message: String) {
             output.reject(line: package.line, key: code, reason: reason, message: message, field: field)
         }
+        if let field = package.tooLong { return reject(.lineTooLong, field, "\(field) is longer than \(XMLTextCapture.maxBytes) bytes") }
         guard PackageCode.isValid(code) else { return reject(.badPackageCode, "code", "package code '\(code)' fails its check digit") }
         var limit: Int64?
         if let text = package.limit, !text.isEmpty {
