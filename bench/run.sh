@@ -67,6 +67,10 @@ echo "| --- | --- | --- | --- | --- |"
 awk -v w="$a_wall" -v c="$a_cpu" -v r="$a_rss" 'BEGIN { printf "| (a) ingest, full run | %.2f | %.2f | %.0f | %.0f |\n", w, c, 5000000 / w, r / 1024 }'
 awk -v w="$b_wall" -v c="$b_cpu" -v r="$b_rss" 'BEGIN { printf "| (b) sqlite3 .import | %.2f | %.2f | %.0f | %.0f |\n", w, c, 5000000 / w, r / 1024 }'
 awk -v a="$a_wall" -v b="$b_wall" 'BEGIN { printf "\nratio a/b: %.2f (target ≤ 1.5)\n", a / b }'
+# Each (a) runs right before its (b), so the host's drift hits both alike;
+# the median of those paired ratios is steadier than the ratio of medians.
+paired=$(paste -d' ' <(cut -d' ' -f1 "$WORK/a.txt") <(cut -d' ' -f1 "$WORK/b.txt") | awk '{ printf "%.3f\n", $1 / $2 }')
+echo "paired ratios: $(echo $paired), median $(echo "$paired" | median)"
 
 echo
 echo "## Peak RSS by size (one run each)"
