@@ -23,9 +23,15 @@ generate() { # pharmacies → folder, reused by seed
   echo "$dir"
 }
 
-measure() { # label command… → "wall user+sys maxrss_kb"
+# A run that fails would time as fast as its failure: stop the bench instead,
+# with the command and the end of what it said. The command's output stays in
+# $WORK/out.txt for a caller that checks it.
+measure() { # command… → "wall user+sys maxrss_kb"
   local out
-  /usr/bin/time -f "%e %U %S %M" -o "$WORK/time.txt" "$@" >/dev/null 2>&1 || true
+  if ! /usr/bin/time -f "%e %U %S %M" -o "$WORK/time.txt" "$@" >"$WORK/out.txt" 2>"$WORK/err.txt"; then
+    { echo "bench: failed: $*"; tail -n 5 "$WORK/err.txt"; } >&2
+    exit 1
+  fi
   out=$(tail -n 1 "$WORK/time.txt")
   echo "$out" | awk '{ printf "%s %.2f %s\n", $1, $2 + $3, $4 }'
 }
@@ -80,6 +86,7 @@ for run in $(seq "$RUNS"); do
   load=$(measure sqlite3 "$WORK/floor.sqlite" ".read $WORK/floor-load.sql")
   index=$(measure sqlite3 "$WORK/floor.sqlite" ".read $WORK/floor-index.run.sql")
   check=$(measure sqlite3 -readonly "$WORK/floor.sqlite" "PRAGMA cache_size = $check_pages; PRAGMA integrity_check;")
+  [ "$(cat "$WORK/out.txt")" = ok ] || { echo "bench: (c)'s integrity_check found: $(head -c 300 "$WORK/out.txt")" >&2; exit 1; }
   echo "$load $index $check" | awk '{ printf "%.2f %.2f %d %.2f %.2f %.2f\n", $1 + $4 + $7, $2 + $5 + $8, ($3 > $6 ? ($3 > $9 ? $3 : $9) : ($6 > $9 ? $6 : $9)), $1, $4, $7 }' >> "$WORK/c.txt"
 done
 a_wall=$(cut -d' ' -f1 "$WORK/a.txt" | median); a_cpu=$(cut -d' ' -f2 "$WORK/a.txt" | median); a_rss=$(cut -d' ' -f3 "$WORK/a.txt" | median)
