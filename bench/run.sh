@@ -50,21 +50,33 @@ if [ ! -f "$WORK/offers-$SEED.csv" ]; then
 fi
 echo "plain CSV: $(du -h "$WORK/offers-$SEED.csv" | cut -f1), $(wc -l < "$WORK/offers-$SEED.csv") offers"
 
-# (c): the snapshot's own offers table and item index (their SQL taken from
-# the first snapshot, so the floor follows the schema), loaded from that
-# snapshot in key order; the check in a fresh read-only connection with the
-# cache ingest gives it (SnapshotIntegrityCheck), as the publisher runs it.
-sqlite3 "$WORK/first/current" "SELECT sql || ';' FROM sqlite_schema WHERE name = 'offers'" > "$WORK/floor-table.sql"
-sqlite3 "$WORK/first/current" "SELECT sql || ';' FROM sqlite_schema WHERE name = 'offers_by_item'" > "$WORK/floor-index.sql"
-check_pages=$(sqlite3 "$WORK/first/current" "SELECT count(*) * 3 / 2 + 1024 FROM items")
-# Both steps run as SnapshotWriter does: no journal, no sync, 4 KiB pages,
-# the load with a 16 MB cache, the index sort on two threads in 8 MB runs.
-printf '%s\n' "PRAGMA journal_mode = OFF;" "PRAGMA synchronous = OFF;" "PRAGMA page_size = 4096;" > "$WORK/floor-pragmas.sql"
-printf '%s\n' ".read $WORK/floor-pragmas.sql" "PRAGMA cache_size = -16384;" ".read $WORK/floor-table.sql" \
-  "ATTACH '$WORK/first/current' AS source;" \
-  "BEGIN;" "INSERT INTO main.offers SELECT * FROM source.offers ORDER BY pharmacy_id, aptcode;" "COMMIT;" > "$WORK/floor-load.sql"
-printf '%s\n' ".read $WORK/floor-pragmas.sql" "PRAGMA threads = 2;" "PRAGMA cache_size = -8192;" \
-  ".read $WORK/floor-index.sql" > "$WORK/floor-index.run.sql"
+# (c) takes the snapshot that the (a) before it published: its own offers
+# table and item index (their SQL, so the floor follows the schema of the code
+# under test), loaded from it in key order; the check in a fresh read-only
+# connection with the cache ingest gives it (SnapshotIntegrityCheck), as the
+# publisher runs it. Both build steps run as SnapshotWriter does: no journal,
+# no sync, 4 KiB pages, the load with a 16 MB cache, the index sort on two
+# threads in 8 MB runs.
+floor() { # snapshot → "wall cpu maxrss_kb load_s index_s check_s"
+  local source=$1 load index check pages
+  sqlite3 "$source" "SELECT sql || ';' FROM sqlite_schema WHERE name = 'offers'" > "$WORK/floor-table.sql"
+  sqlite3 "$source" "SELECT sql || ';' FROM sqlite_schema WHERE name = 'offers_by_item'" > "$WORK/floor-index.sql"
+  pages=$(sqlite3 "$source" "SELECT count(*) * 3 / 2 + 1024 FROM items")
+  printf '%s\n' "PRAGMA journal_mode = OFF;" "PRAGMA synchronous = OFF;" "PRAGMA page_size = 4096;" > "$WORK/floor-pragmas.sql"
+  printf '%s\n' ".read $WORK/floor-pragmas.sql" "PRAGMA cache_size = -16384;" ".read $WORK/floor-table.sql" \
+    "ATTACH '$source' AS source;" \
+    "BEGIN;" "INSERT INTO main.offers SELECT * FROM source.offers ORDER BY pharmacy_id, aptcode;" "COMMIT;" > "$WORK/floor-load.sql"
+  printf '%s\n' ".read $WORK/floor-pragmas.sql" "PRAGMA threads = 2;" "PRAGMA cache_size = -8192;" \
+    ".read $WORK/floor-index.sql" > "$WORK/floor-index.run.sql"
+  rm -f "$WORK/floor.sqlite"
+  load=$(measure sqlite3 "$WORK/floor.sqlite" ".read $WORK/floor-load.sql")
+  index=$(measure sqlite3 "$WORK/floor.sqlite" ".read $WORK/floor-index.run.sql")
+  check=$(measure sqlite3 -readonly "$WORK/floor.sqlite" "PRAGMA cache_size = $pages; PRAGMA integrity_check;")
+  [ "$(cat "$WORK/out.txt")" = ok ] || { echo "bench: (c)'s integrity_check found: $(head -c 300 "$WORK/out.txt")" >&2; exit 1; }
+  # Fields: wall, CPU and RSS of each step in turn; RSS is the largest step's.
+  echo "$load $index $check" | awk '{ rss = $3; if ($6 > rss) rss = $6; if ($9 > rss) rss = $9
+    printf "%.2f %.2f %d %.2f %.2f %.2f\n", $1 + $4 + $7, $2 + $5 + $8, rss, $1, $4, $7 }'
+}
 
 cat > "$WORK/import.sql" <<SQL
 PRAGMA journal_mode = OFF;
@@ -82,12 +94,7 @@ for run in $(seq "$RUNS"); do
   measure "$INGEST" --feeds "$W500/feeds" --mappings "$W500/mappings" --snapshots "$WORK/snapshots" >> "$WORK/a.txt"
   rm -f "$WORK/plain.sqlite"
   measure sqlite3 "$WORK/plain.sqlite" ".read $WORK/import.sql" >> "$WORK/b.txt"
-  rm -f "$WORK/floor.sqlite"
-  load=$(measure sqlite3 "$WORK/floor.sqlite" ".read $WORK/floor-load.sql")
-  index=$(measure sqlite3 "$WORK/floor.sqlite" ".read $WORK/floor-index.run.sql")
-  check=$(measure sqlite3 -readonly "$WORK/floor.sqlite" "PRAGMA cache_size = $check_pages; PRAGMA integrity_check;")
-  [ "$(cat "$WORK/out.txt")" = ok ] || { echo "bench: (c)'s integrity_check found: $(head -c 300 "$WORK/out.txt")" >&2; exit 1; }
-  echo "$load $index $check" | awk '{ printf "%.2f %.2f %d %.2f %.2f %.2f\n", $1 + $4 + $7, $2 + $5 + $8, ($3 > $6 ? ($3 > $9 ? $3 : $9) : ($6 > $9 ? $6 : $9)), $1, $4, $7 }' >> "$WORK/c.txt"
+  floor "$WORK/snapshots/current" >> "$WORK/c.txt"
 done
 a_wall=$(cut -d' ' -f1 "$WORK/a.txt" | median); a_cpu=$(cut -d' ' -f2 "$WORK/a.txt" | median); a_rss=$(cut -d' ' -f3 "$WORK/a.txt" | median)
 b_wall=$(cut -d' ' -f1 "$WORK/b.txt" | median); b_cpu=$(cut -d' ' -f2 "$WORK/b.txt" | median); b_rss=$(cut -d' ' -f3 "$WORK/b.txt" | median)
