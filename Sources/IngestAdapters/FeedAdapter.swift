@@ -33,3 +33,20 @@ public protocol StockFeedAdapter: FeedAdapter {
 extension FeedAdapter {
     public var kind: FeedKind { .stock }
 }
+
+/// A stock format whose records may each name their pharmacy: a chain's
+/// export holds many pharmacies in one file, in any order (FEEDS.md §3).
+/// Such a file is split once, each pharmacy's rows into its own part, and
+/// every part is then planned like a file of its own.
+public protocol ChainFeedAdapter: StockFeedAdapter {
+    /// True when the pharmacy id comes from each record, not from the file.
+    var pharmacyPerRecord: Bool { get }
+    /// Parses the whole file into `router`'s parts. The output returned
+    /// holds what belongs to no pharmacy (a row without an id, a row that
+    /// could not be read far enough to find it) and the file's failure.
+    func split(_ file: FeedFile, into router: ChainRouter) -> FeedOutput<StockOffer>
+}
+
+extension ChainFeedAdapter {
+    public var pharmacyPerRecord: Bool { false }
+}

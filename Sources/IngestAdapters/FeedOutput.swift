@@ -53,24 +53,26 @@ public struct FeedOutput<Record: LocatedRecord>: Sendable {
 
     public var rejected: Int { rejects.count }
 
-    /// The whole file rejected with its failure's reason: every record read,
-    /// accepted or not, becomes a reject, so nothing of the file is loaded
-    /// and nothing read is lost from the counts.
+    /// The whole file rejected: nothing of it is loaded and nothing read is
+    /// lost from the counts. Records rejected on their own keep their own
+    /// reason, line and field (why they were bad must not vanish behind the
+    /// file's fault); every accepted record becomes a reject with the
+    /// failure's reason.
     public func rejectingAll() -> FeedOutput {
         guard let failure else { return self }
         var whole = FeedOutput(file: file, retainsRecords: retainsRecords)
         whole.failure = failure
         let prefix = "feed rejected whole (\(failure.reason)): \(failure.message)"
-        var located: [(line: Int, key: String)] = records.map { ($0.line, $0.recordKey) }
-        located += rejects.map { ($0.line, $0.key) }
-        located.sort { $0.line < $1.line }
-        for record in located {
-            whole.reject(line: record.line, key: record.key, reason: failure.reason, message: prefix)
+        whole.rejects = rejects
+        whole.read = rejects.count
+        for record in records {
+            whole.reject(line: record.line, key: record.recordKey, reason: failure.reason, message: prefix)
         }
         // Records counted but not kept (parser measured alone) still count.
         for _ in 0..<(accepted - records.count) {
             whole.reject(line: 0, key: "", reason: failure.reason, message: prefix)
         }
+        whole.rejects.sort { $0.line < $1.line }
         return whole
     }
 }

@@ -30,7 +30,7 @@ struct CheckCommand: ParsableCommand {
             let file: FeedFile
             do { file = try FeedFile.open(path: path, name: name) } catch {
                 print("\(name): \(error.reason): \(error.message)")
-                worst = .feedsMissing
+                worst = .inputMissing
                 continue
             }
             let claim: AdapterCatalog.Claim

@@ -8,7 +8,7 @@ enum ExitStatus: Int32, CaseIterable {
     case gateFailed = 3
     case usage = 64
     case emptyResult = 65
-    case feedsMissing = 66
+    case inputMissing = 66
     case integrityFailure = 70
     case cannotWrite = 73
     case ioError = 74
@@ -22,7 +22,7 @@ enum ExitStatus: Int32, CaseIterable {
         case .gateFailed: return "a quality gate failed; nothing was published (--force overrides)"
         case .usage: return "the command line is wrong"
         case .emptyResult: return "no stock feed loaded any offer; nothing was published"
-        case .feedsMissing: return "the feeds directory does not exist"
+        case .inputMissing: return "a named input is missing (feeds or mappings folder, file, version)"
         case .integrityFailure: return "the new snapshot failed its integrity check; nothing was published"
         case .cannotWrite: return "the snapshots directory cannot be written (permissions, read-only)"
         case .ioError: return "an I/O error such as a full disk; nothing was published"

@@ -1,3 +1,4 @@
+import IngestCore
 import ArgumentParser
 import Foundation
 import IngestAdapters
@@ -19,8 +20,11 @@ struct ImportCommand: ParsableCommand {
     @Option(name: .long, help: "Folder of published snapshots (created if missing).")
     var snapshots = "var/snapshots"
 
-    @Option(name: .long, help: "Folder of mapping and rule files.")
-    var mappings = "mappings"
+    @Option(name: .long, help: ArgumentHelp("Folder of mapping and rule files (default: mappings, which may be absent; a folder named here must exist).", valueName: "dir"))
+    var mappings: String?
+
+    @Option(name: .long, help: ArgumentHelp("The run's time: YYYY-MM-DD (midnight, Tallinn) or ISO 8601 (2011-05-20T06:00:00+03:00). Decides what is fresh, stale or dated in the future, and the lists in force.", valueName: "time"))
+    var asOf: AsOfTime?
 
     @Flag(name: .long, help: "Do the whole run but publish nothing; print the report and the changes against current.")
     var dryRun = false
@@ -40,7 +44,7 @@ struct ImportCommand: ParsableCommand {
     @Option(name: .long, help: "A stock feed rejecting more than this percent of its records is rejected whole.")
     var maxRejectRate = 5
 
-    @Option(name: .long, help: "Offers carried over for a pharmacy without a valid feed are dropped after this many days.")
+    @Option(name: .long, help: "Offers carried over for a pharmacy without a valid feed are dropped this many days after the run that last loaded them.")
     var maxStaleDays = 7
 
     @Option(name: .long, help: "How many published versions to keep (current is always kept).")
@@ -64,8 +68,9 @@ struct ImportCommand: ParsableCommand {
     func run() throws {
         output.bootstrapLogging()
         let started = Date()
-        var options = ImportOptions(feedsDirectory: feeds, snapshotsDirectory: snapshots, mappingsDirectory: mappings,
-                                    dryRun: dryRun, retention: keep, now: started)
+        var options = ImportOptions(feedsDirectory: feeds, snapshotsDirectory: snapshots, mappingsDirectory: mappings ?? "mappings",
+                                    dryRun: dryRun, retention: keep, now: started, asOf: asOf?.date)
+        options.mappingsDirectoryRequired = mappings != nil
         if let threads { options.parseThreads = threads }
         options.gates = QualityGates(maxOfferDropPercent: maxOfferDrop, maxPharmacyDropPercent: maxPharmacyDrop,
                                      maxRejectRatePercent: maxRejectRate)
@@ -109,7 +114,7 @@ struct ImportCommand: ParsableCommand {
         switch error {
         case let error as ImportError:
             switch error {
-            case .feedsDirectoryMissing: return .feedsMissing
+            case .feedsDirectoryMissing, .mappingsDirectoryMissing: return .inputMissing
             case .configuration: return .configuration
             }
         case is SnapshotLock.Held: return .locked

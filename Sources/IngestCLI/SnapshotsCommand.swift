@@ -23,7 +23,7 @@ struct SnapshotsCommand: ParsableCommand {
             let versions = directory.versions()
             guard versions.contains(version) else {
                 printError("ingest: no snapshot \(version) in \(snapshots); there are: \(versions.joined(separator: ", "))")
-                throw ExitStatus.feedsMissing.exitCode
+                throw ExitStatus.inputMissing.exitCode
             }
             return version
         }
@@ -109,7 +109,7 @@ struct SnapshotsCommand: ParsableCommand {
             let directory = location.directory
             guard let version = try version.map(location.existing) ?? directory.currentVersion() else {
                 printError("ingest: \(location.snapshots) has no current snapshot")
-                throw ExitStatus.feedsMissing.exitCode
+                throw ExitStatus.inputMissing.exitCode
             }
             var problems: [String] = []
             let path = directory.snapshotPath(version)

@@ -16,8 +16,10 @@ public struct FeedGenerator: Sendable {
         public var rulesSource: String
         /// The importer's reject-rate gate the ground truth assumes.
         public var maxRejectRatePercent = 5
+        /// At most this many pharmacies share one chain file (format `chain`).
+        public var pharmaciesPerChainFile = 200
 
-        public init(pharmacies: Int, items: Int, seed: UInt64, formats: [GeneratedFormat] = GeneratedFormat.allCases,
+        public init(pharmacies: Int, items: Int, seed: UInt64, formats: [GeneratedFormat] = [.rax, .noom, .csv],
                     badRate: Double = 0, rulesSource: String) {
             self.pharmacies = pharmacies
             self.items = items
@@ -53,7 +55,7 @@ public struct FeedGenerator: Sendable {
             throw GeneratorError.missingRules(options.rulesSource)
         }
         try rules.write(to: URL(fileURLWithPath: "\(mappings)/patient_price_rules.toml"))
-        if options.formats.contains(.csv) {
+        if options.formats.contains(.csv) || options.formats.contains(.chain) {
             try Data(StockFeedWriter.mapping.utf8).write(to: URL(fileURLWithPath: "\(mappings)/generated_chain.mapping.toml"))
         }
 
@@ -64,13 +66,23 @@ public struct FeedGenerator: Sendable {
                                             name: Self.pharmacyName)
         for (file, counts) in try reference.write(to: feeds) { truth.feeds[file] = counts }
 
-        let writers = (0..<options.pharmacies).map { stockWriter(index: $0, catalog: catalog) }
-        let results = ResultSlots(count: writers.count)
-        let maxRejectRate = options.maxRejectRatePercent
-        DispatchQueue.concurrentPerform(iterations: writers.count) { index in
-            results.set(index, Result { try writers[index].write(to: feeds, maxRejectRate: maxRejectRate) })
+        let all = (0..<options.pharmacies).map { stockWriter(index: $0, catalog: catalog) }
+        let writers = all.filter { $0.format != .chain }
+        let chainPharmacies = all.filter { $0.format == .chain }
+        let chains = stride(from: 0, to: chainPharmacies.count, by: max(1, options.pharmaciesPerChainFile)).enumerated().map { number, start in
+            ChainFeedWriter(pharmacies: Array(chainPharmacies[start..<min(start + options.pharmaciesPerChainFile, chainPharmacies.count)]),
+                            seed: options.seed, number: number + 1)
         }
-        for (writer, result) in zip(writers, results.values) { truth.feeds[writer.fileName] = try result!.get() }
+        let results = ResultSlots(count: writers.count + chains.count)
+        let maxRejectRate = options.maxRejectRatePercent
+        DispatchQueue.concurrentPerform(iterations: writers.count + chains.count) { index in
+            if index < writers.count {
+                results.set(index, Result { [writers[index].fileName: try writers[index].write(to: feeds, maxRejectRate: maxRejectRate)] })
+            } else {
+                results.set(index, Result { try chains[index - writers.count].write(to: feeds, maxRejectRate: maxRejectRate) })
+            }
+        }
+        for result in results.values { truth.feeds.merge(try result!.get()) { _, new in new } }
 
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
@@ -108,14 +120,14 @@ public struct FeedGenerator: Sendable {
 /// Results of the parallel writers, by index.
 private final class ResultSlots: @unchecked Sendable {
     private let lock = NSLock()
-    private var slots: [Result<GroundTruth.Feed, Error>?]
+    private var slots: [Result<[String: GroundTruth.Feed], Error>?]
     init(count: Int) { slots = Array(repeating: nil, count: count) }
-    func set(_ index: Int, _ value: Result<GroundTruth.Feed, Error>) {
+    func set(_ index: Int, _ value: Result<[String: GroundTruth.Feed], Error>) {
         lock.lock()
         slots[index] = value
         lock.unlock()
     }
-    var values: [Result<GroundTruth.Feed, Error>?] {
+    var values: [Result<[String: GroundTruth.Feed], Error>?] {
         lock.lock()
         defer { lock.unlock() }
         return slots

@@ -8,9 +8,12 @@ public struct GroundTruth: Codable, Sendable, Equatable {
         public var rejectsByReason: [String: Int] = [:]
         /// `loaded` or `rejected`.
         public var outcome = "loaded"
+        /// Set for one pharmacy's share of a chain file.
+        public var pharmacyID: String?
 
         enum CodingKeys: String, CodingKey {
             case read, accepted, rejected, outcome
+            case pharmacyID = "pharmacy_id"
             case rejectsByReason = "rejects_by_reason"
         }
 
@@ -25,9 +28,13 @@ public struct GroundTruth: Codable, Sendable, Equatable {
             rejectsByReason[reason, default: 0] += 1
         }
 
-        /// The whole feed rejected with one reason: every record read counts under it.
-        mutating func rejectWhole(_ reason: String) {
-            rejectsByReason = read > 0 ? [reason: read] : [:]
+        /// The whole feed rejected: records rejected on their own keep their
+        /// reason, every accepted one counts under the feed's. A feed refused
+        /// before its records are looked at (an unsupported version) counts
+        /// every record under the feed's reason.
+        mutating func rejectWhole(_ reason: String, recordsExamined: Bool = true) {
+            if !recordsExamined { rejectsByReason = [:]; accepted = read }
+            if accepted > 0 { rejectsByReason[reason, default: 0] += accepted }
             rejected = read
             accepted = 0
             outcome = "rejected"
@@ -41,7 +48,11 @@ public struct GroundTruth: Codable, Sendable, Equatable {
     public var formats: [String]
     /// The importer's reject-rate gate the counts assume (percent).
     public var maxRejectRatePercent: Int
+    /// By file name; a chain file's pharmacies by `key(file:pharmacyID:)`.
     public var feeds: [String: Feed]
+
+    /// The key of one pharmacy's share of a chain file: `file#pharmacy`.
+    public static func key(file: String, pharmacyID: String) -> String { "\(file)#\(pharmacyID)" }
 
     enum CodingKeys: String, CodingKey {
         case seed, pharmacies, items, formats, feeds

@@ -4,6 +4,8 @@ import IngestCore
 /// The stock feed formats the generator writes.
 public enum GeneratedFormat: String, Sendable, CaseIterable {
     case rax, noom, csv
+    /// A chain's export: many pharmacies' rows in one mapped CSV file, shuffled.
+    case chain
 }
 
 /// One pharmacy's stock, written in its format with faults injected at the
@@ -59,6 +61,7 @@ struct StockFeedWriter {
         case .rax: return String(format: "rax_%@_%04d%02d%02d%02d%02d.txt", pharmacyID, t.year, t.month, t.day, t.hour, t.minute)
         case .noom: return String(format: "noom_%@_%04d%02d%02d.xml", pharmacyID, t.year, t.month, t.day)
         case .csv: return String(format: "chain_%@_%04d-%02d-%02d.csv", pharmacyID, t.year, t.month, t.day)
+        case .chain: preconditionFailure("a chain pharmacy's rows are written by ChainFeedWriter")
         }
     }
 
@@ -66,7 +69,7 @@ struct StockFeedWriter {
         switch format {
         case .rax: return raxVersion == "3.1" ? Fault.allCases.filter { $0 != .badPackageCode } : Fault.allCases
         case .noom: return Fault.allCases.filter { $0 != .badFieldCount }
-        case .csv: return Fault.allCases
+        case .csv, .chain: return Fault.allCases
         }
     }
 
@@ -95,10 +98,11 @@ struct StockFeedWriter {
         case .rax: try writeRAX(lines, into: &sink, truth: &truth)
         case .noom: writeNoom(lines, into: &sink, truth: &truth)
         case .csv: writeCSV(lines, into: &sink, truth: &truth)
+        case .chain: preconditionFailure("a chain pharmacy's rows are written by ChainFeedWriter")
         }
         switch wholeFault {
         case .truncated?: truth.rejectWhole("trailer_mismatch")
-        case .unsupportedVersion?: truth.rejectWhole("unsupported_version")
+        case .unsupportedVersion?: truth.rejectWhole("unsupported_version", recordsExamined: false)
         case .summaryMismatch?: truth.rejectWhole("summary_mismatch")
         case .malformed?: truth.rejectWhole("malformed_xml")
         case .unsafe?: truth.rejectWhole("unsafe_xml")
@@ -109,7 +113,7 @@ struct StockFeedWriter {
         return truth
     }
 
-    private func count(_ line: Line, _ truth: inout GroundTruth.Feed) {
+    func count(_ line: Line, _ truth: inout GroundTruth.Feed) {
         if let fault = line.fault { truth.reject(fault.reason) } else { truth.accept() }
     }
 
@@ -194,26 +198,32 @@ struct StockFeedWriter {
     static let csvHeader = ["apteek", "apteegi_nimi", "kood", "pakend", "gtin", "nimetus", "tootja", "atc", "hind", "kogus", "kuupaev"]
 
     private func writeCSV(_ lines: [Line], into sink: inout ByteSink, truth: inout GroundTruth.Feed) {
-        let t = exportParts
-        let date = String(format: "%02d.%02d.%04d", t.day, t.month, t.year)
         sink.append([0xEF, 0xBB, 0xBF])
         var header = Self.csvHeader
         if wholeFault == .renamedHeader { header[5] = "nimi" } // a mapped column, not one the file is recognised by
         sink.append(header.joined(separator: ";") + "\r\n")
         let first = lines[0].item.aptcode
-        func quoted(_ text: String) -> String { "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
         for line in lines {
-            let item = line.item
-            var fields = [pharmacyID, quoted(pharmacyName), line.fault == .duplicateKey ? first : item.aptcode,
-                          line.fault == .badPackageCode ? badPackage(item.packageCode) : item.packageCode ?? "",
-                          line.fault == .badGTIN ? badGTIN(item.gtin) : item.gtin,
-                          line.fault == .missingName ? "" : quoted(item.name), quoted(item.producer), item.atc ?? "",
-                          line.fault == .badPrice ? "1.234,00" : euros(line.cents, separator: ","),
-                          line.fault == .badQuantity ? "-2" : String(line.quantity), date]
-            if line.fault == .badFieldCount { fields.removeLast() }
-            sink.append(fields.joined(separator: ";") + "\r\n")
+            sink.append(csvRow(line, first: first))
             count(line, &truth)
         }
+    }
+
+    /// One row of the mapped CSV layout (`csvHeader`), with its fault; `first`
+    /// is the aptcode a duplicate repeats.
+    func csvRow(_ line: Line, first: String) -> String {
+        let t = exportParts
+        let date = String(format: "%02d.%02d.%04d", t.day, t.month, t.year)
+        func quoted(_ text: String) -> String { "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
+        let item = line.item
+        var fields = [pharmacyID, quoted(pharmacyName), line.fault == .duplicateKey ? first : item.aptcode,
+                      line.fault == .badPackageCode ? badPackage(item.packageCode) : item.packageCode ?? "",
+                      line.fault == .badGTIN ? badGTIN(item.gtin) : item.gtin,
+                      line.fault == .missingName ? "" : quoted(item.name), quoted(item.producer), item.atc ?? "",
+                      line.fault == .badPrice ? "1.234,00" : euros(line.cents, separator: ","),
+                      line.fault == .badQuantity ? "-2" : String(line.quantity), date]
+        if line.fault == .badFieldCount { fields.removeLast() }
+        return fields.joined(separator: ";") + "\r\n"
     }
 
     static let mapping = """

@@ -13,7 +13,9 @@ public struct FeedResult: Sendable {
     public var read = 0
     public var accepted = 0
     public var rejectsByReason: [RejectReason: Int] = [:]
-    /// Why the file was rejected whole, skipped or superseded.
+    /// Why the file was rejected whole or skipped, as a code (`not_newer`).
+    public var reason: String?
+    /// Why the file was rejected whole, skipped or superseded, for a person.
     public var message: String?
 
     public var rejected: Int { rejectsByReason.values.reduce(0, +) }
@@ -44,6 +46,6 @@ extension FeedResult {
             file: file, size: size, sha256: sha256, kind: kind, adapter: adapter, outcome: outcome.rawValue,
             pharmacyId: pharmacyID, exportedAt: exportedAt, read: read, accepted: accepted, rejected: rejected,
             rejectsByReason: Dictionary(uniqueKeysWithValues: rejectsByReason.map { ($0.key.rawValue, $0.value) }),
-            message: message)
+            reason: reason, message: message)
     }
 }

@@ -2,12 +2,15 @@
 /// exit code in the CLI.
 public enum ImportError: Error, Sendable, CustomStringConvertible {
     case feedsDirectoryMissing(String)
+    /// `--mappings` names a folder that is not there: a typo must not pass as "no mapped feeds tonight".
+    case mappingsDirectoryMissing(String)
     /// A mapping, rule or adapter set-up that cannot work; found before any feed is read.
     case configuration(String)
 
     public var description: String {
         switch self {
         case .feedsDirectoryMissing(let path): return "feeds directory \(path) does not exist or is not a directory"
+        case .mappingsDirectoryMissing(let path): return "mappings directory \(path) (--mappings) does not exist or is not a directory"
         case .configuration(let message): return "configuration error: \(message)"
         }
     }

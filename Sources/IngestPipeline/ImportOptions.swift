@@ -1,10 +1,15 @@
 import Foundation
+import IngestCore
 
 /// Everything one import run is told; the CLI fills it from flags.
 public struct ImportOptions: Sendable {
     public var feedsDirectory: String
     public var snapshotsDirectory: String
     public var mappingsDirectory: String
+    /// True when the mappings folder was named by the operator: then it must
+    /// exist. The default folder may be absent (built-in adapters and fee
+    /// periods only), and the report says so.
+    public var mappingsDirectoryRequired = false
     /// Do everything but publish: nothing is written to the snapshots directory.
     public var dryRun: Bool
     /// Versions kept by pruning after a publish; `current` always stays.
@@ -12,8 +17,12 @@ public struct ImportOptions: Sendable {
     /// Threads that parse feeds while the calling thread writes SQLite.
     public var parseThreads: Int
     public var importerVersion: String
-    /// The run's clock: versions, `created_at`.
+    /// The wall clock: versions, `created_at`.
     public var now: Date
+    /// The run's notion of "now" (`--as-of`), by default `now`: what counts
+    /// as fresh, stale or dated in the future, the fee periods and the lists
+    /// in force. Set to replay a past night or build a database of another era.
+    public var asOf: Date
     public var gates: QualityGates = QualityGates()
     /// Publish even when a quality gate fails (never an empty result); the manifest records it.
     public var force = false
@@ -24,8 +33,9 @@ public struct ImportOptions: Sendable {
         feedsDirectory: String = "feeds", snapshotsDirectory: String = "var/snapshots",
         mappingsDirectory: String = "mappings", dryRun: Bool = false, retention: Int = 7,
         parseThreads: Int = max(1, ProcessInfo.processInfo.activeProcessorCount),
-        importerVersion: String = IngestVersion.current, now: Date = Date()
+        importerVersion: String = IngestVersion.current, now: Date = Date(), asOf: Date? = nil
     ) {
+        self.asOf = asOf ?? now
         self.feedsDirectory = feedsDirectory
         self.snapshotsDirectory = snapshotsDirectory
         self.mappingsDirectory = mappingsDirectory
@@ -34,6 +44,12 @@ public struct ImportOptions: Sendable {
         self.parseThreads = parseThreads
         self.importerVersion = importerVersion
         self.now = now
+    }
+
+    /// `asOf` as an instant with Tallinn's offset, the pharmacies' own clock.
+    public var asOfTimestamp: ExportTimestamp {
+        ExportTimestamp(epochSeconds: Int64(asOf.timeIntervalSince1970.rounded(.down)),
+                        utcOffsetSeconds: ExportTimestamp.tallinn.secondsFromGMT(for: asOf))
     }
 }
 

@@ -27,17 +27,18 @@ public final class ImportRun {
         self.logger = logger
     }
 
-    /// The run's date in Tallinn, which picks the reimbursement list in force.
-    var runDate: String {
-        ExportTimestamp(epochSeconds: Int64(options.now.timeIntervalSince1970), utcOffsetSeconds:
-            ExportTimestamp.tallinn.secondsFromGMT(for: options.now)).localDate
-    }
+    /// The run's date in Tallinn (`--as-of`), which picks the lists in force.
+    var runDate: String { options.asOfTimestamp.localDate }
 
     public func run() throws -> RunReport {
         var report = RunReport(dryRun: options.dryRun)
         // Configuration first: a bad mapping or rules file stops the run before any feed is read.
         let catalog: AdapterCatalog
         let configuredRules: PatientPriceRules?
+        let mappingsPresent = Self.isDirectory(options.mappingsDirectory)
+        if options.mappingsDirectoryRequired, !mappingsPresent {
+            throw ImportError.mappingsDirectoryMissing(options.mappingsDirectory)
+        }
         do {
             catalog = try self.catalog ?? AdapterCatalog.load(mappingsDirectory: options.mappingsDirectory)
             configuredRules = try PatientPriceRulesLoader.load(directory: options.mappingsDirectory)
@@ -45,15 +46,17 @@ public final class ImportRun {
             throw ImportError.configuration(error.description)
         }
         let inventory = try FeedInventory(directory: options.feedsDirectory)
-        let files = try FeedClassification(inventory, catalog: catalog)
+        let files = FeedClassification(inventory, catalog: catalog)
         report.feeds += files.settled
         var rules = configuredRules
-        if rules == nil, !files.reimbursementLists.isEmpty {
+        if rules == nil, !files.reimbursementLists.isEmpty || !mappingsPresent {
             // A missing rules file must not stop tonight's prices: the statute's
             // periods (FEEDS.md §7) stand in, and the report says so.
             rules = PatientPriceRules.statutory
+            let missing = mappingsPresent ? "\(PatientPriceRulesLoader.fileName) is missing from \(options.mappingsDirectory)"
+                : "there is no mappings folder \(options.mappingsDirectory) (no mapped feed can be recognised)"
             report.warnings.append(Warning(file: PatientPriceRulesLoader.fileName, line: 0, key: "", code: .defaultPriceRules,
-                                           message: "\(PatientPriceRulesLoader.fileName) is missing from \(options.mappingsDirectory); using the fee periods of FEEDS.md §7"))
+                                           message: "\(missing); using the built-in fee periods of FEEDS.md §7"))
         }
 
         // The lock comes before any write to the snapshots directory; a dry run writes nothing there.
@@ -86,14 +89,25 @@ public final class ImportRun {
             var clock = PhaseClock(logger: logger)
             let reference = try ReferenceData.load(files, catalog: catalog, runDate: runDate, previous: previous, report: &report)
             clock.lap("reference data")
+            let splitter = ChainFileSplitter(spillPrefix: stagingPath + ".part-", threads: options.parseThreads)
+            defer { splitter.removeSpills() }
+            let chains = try splitter.split(files.chains)
+            report.feeds += chains.settled
+            report.rejects += chains.rejects
+            report.warnings += chains.warnings
+            if !files.chains.isEmpty { clock.lap("chain files split") }
+            let asOf = options.asOfTimestamp
+            let plan = StockFeedPlan(files.stock + chains.candidates,
+                                     current: previous?.currentStock(latestValid: asOf.epochSeconds + PharmacyFeedParser.futureTolerance) ?? [:])
             let writer = try SnapshotWriter(path: stagingPath)
             let pricer = TierPricer(rules: rules, catalog: reference.reimbursement)
-            try load(StockFeedPlan(files.stock), reference: reference, pricer: pricer, previous: previous, writer: writer, report: &report)
+            try load(plan, reference: reference, pricer: pricer, previous: previous, writer: writer, report: &report)
             clock.lap("stock feeds parsed and written")
             var meta = [
                 "schema_version": String(SnapshotSchema.version),
                 "snapshot_version": version,
                 "created_at": Self.utcTimestamp(options.now),
+                "as_of": options.asOfTimestamp.iso8601,
                 "importer_version": options.importerVersion,
                 "run_date": runDate,
             ]
@@ -103,7 +117,10 @@ public final class ImportRun {
             clock.lap("indexes and search index built")
             report.rowCounts = try writer.rowCounts()
             writer.close()
-            report.feeds.sort { $0.file.utf8.lexicographicallyPrecedes($1.file.utf8) }
+            // By file, then by pharmacy: a chain file has a line per pharmacy.
+            report.feeds.sort { a, b in
+                a.file != b.file ? precedesInByteOrder(a.file, b.file) : precedesInByteOrder(a.pharmacyID ?? "", b.pharmacyID ?? "")
+            }
             report.rejects.sort { ($0.file, $0.line) < ($1.file, $1.line) }
             judge(&report, previous: previous)
             if options.dryRun, let previous {
@@ -167,7 +184,7 @@ public final class ImportRun {
     private func load(_ plan: StockFeedPlan, reference: ReferenceData, pricer: TierPricer, previous: PreviousSnapshot?,
                       writer: SnapshotWriter, report: inout RunReport) throws {
         let queue = OrderedWorkQueue<PharmacyFeedParser.Result>(count: plan.tasks.count, window: options.parseThreads * 2)
-        let parser = PharmacyFeedParser(check: { pricer.problem(for: $0) }, gates: options.gates)
+        let parser = PharmacyFeedParser(check: { pricer.problem(for: $0) }, gates: options.gates, asOf: options.asOfTimestamp)
         let tasks = plan.tasks
         let threads = queue.start(threads: options.parseThreads) { index in parser.parse(tasks[index]) }
         defer {
@@ -175,8 +192,9 @@ public final class ImportRun {
             threads.wait()
         }
         let loader = StockLoader(writer: writer, reference: reference, pricer: pricer, previous: previous,
-                                 now: options.now, maxStaleDays: options.maxStaleDays)
-        let sizes = tasks.map { $0.candidates.reduce(Int64(0)) { $0 + $1.file.size } }
+                                 asOf: options.asOfTimestamp, maxStaleDays: options.maxStaleDays)
+        // A chain part's file was read when it was split: its replay counts nothing here.
+        let sizes = tasks.map { $0.candidates.reduce(Int64(0)) { $0 + ($1.part == nil ? $1.file.size : 0) } }
         let total = sizes.reduce(0, +)
         var done: Int64 = 0
         var index = 0
@@ -220,6 +238,11 @@ public final class ImportRun {
             logger.info("phase done", metadata: ["phase": "\(phase)", "seconds": "\(String(format: "%.2f", now.timeIntervalSince(last)))"])
             last = now
         }
+    }
+
+    static func isDirectory(_ path: String) -> Bool {
+        var isDirectory: ObjCBool = false
+        return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
     }
 
     static func utcTimestamp(_ date: Date) -> String {

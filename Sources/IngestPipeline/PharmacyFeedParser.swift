@@ -4,12 +4,19 @@ import IngestSnapshot
 
 /// Parse work for one pharmacy, run on a parse thread: try its feeds newest
 /// first until one is valid; that one is loaded, newer rejected ones stay
-/// rejected, older ones are superseded.
+/// rejected, older ones are superseded. Time only moves forward (FEEDS.md):
+/// a feed no newer than what `current` holds is skipped unread, and one
+/// dated too far ahead of the run is rejected.
 struct PharmacyFeedParser: Sendable {
     /// A run-level check of a parsed feed (a fee period for its date); a
     /// failure rejects the feed whole, so an older one may stand in.
     var check: @Sendable (StockFeedHeader) -> FeedFailure? = { _ in nil }
     var gates = QualityGates()
+    /// The run's time (`--as-of`): an export more than a day after it is `export_in_future`.
+    var asOf: ExportTimestamp?
+
+    /// How far ahead of the run's time an export may be dated (clock skew, time zones).
+    static let futureTolerance: Int64 = 24 * 3600
 
     struct Result: Sendable {
         var pharmacyID: String?
@@ -27,9 +34,9 @@ struct PharmacyFeedParser: Sendable {
         for candidate in task.candidates {
             let file = candidate.file
             var feed = FeedResult(
-                file: file.name, size: file.size, sha256: Self.digest(file.path), kind: FeedKind.stock.rawValue,
+                file: file.name, size: file.size, sha256: candidate.sha256 ?? Self.digest(file.path), kind: FeedKind.stock.rawValue,
                 adapter: candidate.adapter.name, outcome: .loaded)
-            feed.pharmacyID = candidate.header?.pharmacyID
+            feed.pharmacyID = candidate.pharmacyID
             feed.exportedAt = candidate.header?.exportedAt.iso8601
             if let loadedFile {
                 feed.outcome = .superseded
@@ -37,10 +44,32 @@ struct PharmacyFeedParser: Sendable {
                 result.feeds.append(feed)
                 continue
             }
+            if let skip = Self.notNewer(candidate, sha256: feed.sha256, than: task.current) {
+                feed.outcome = .skipped
+                feed.reason = skip.reason
+                feed.message = skip.message
+                result.feeds.append(feed)
+                continue
+            }
             var output = FeedOutput<StockOffer>(file: file.name)
-            let header = candidate.adapter.parse(file, into: &output)
-            if header?.pharmacyID != candidate.header?.pharmacyID, output.failure == nil {
-                output.failure = FeedFailure(reason: .badHeader, message: "the header changed while the run read the file")
+            let header: StockFeedHeader?
+            if let part = candidate.part {
+                do {
+                    header = try part.replay(into: &output)
+                } catch {
+                    header = nil
+                    output.failure = FeedFailure(reason: .unreadable, message: "its share of the chain file cannot be read back: \(error)")
+                }
+            } else {
+                header = candidate.adapter.parse(file, into: &output)
+                if header?.pharmacyID != candidate.header?.pharmacyID, output.failure == nil {
+                    output.failure = FeedFailure(reason: .badHeader, message: "the header changed while the run read the file")
+                }
+            }
+            if output.failure == nil, let header, let asOf, header.exportedAt.epochSeconds > asOf.epochSeconds + Self.futureTolerance {
+                output.failure = FeedFailure(
+                    reason: .exportInFuture,
+                    message: "exported \(header.exportedAt.iso8601), more than 24 hours after the run's time \(asOf.iso8601)")
             }
             if output.failure == nil, let header, let problem = check(header) {
                 output.failure = problem
@@ -48,12 +77,13 @@ struct PharmacyFeedParser: Sendable {
             if output.failure == nil, gates.rejectRateExceeded(read: output.read, rejected: output.rejected) {
                 output.failure = FeedFailure(
                     reason: .rejectRateExceeded,
-                    message: "\(output.rejected) of \(output.read) records rejected, over the \(gates.maxRejectRatePercent) % allowed; the feed is not loaded")
+                    message: "\(output.rejected) of \(output.read) records rejected (\(Self.percent(output.rejected, of: output.read)) %), over the \(gates.maxRejectRatePercent) % allowed; the feed is not loaded")
             }
             if let failure = output.failure {
                 output = output.rejectingAll()
                 feed.outcome = .rejected
-                feed.message = "\(failure.reason) at line \(failure.line): \(failure.message)"
+                feed.reason = failure.reason.rawValue
+                feed.message = failure.line > 0 ? "\(failure.reason) at line \(failure.line): \(failure.message)" : "\(failure.reason): \(failure.message)"
             } else {
                 loadedFile = file.name
                 result.header = header
@@ -69,6 +99,25 @@ struct PharmacyFeedParser: Sendable {
         return result
     }
 
+    /// Why a feed must not replace what `current` holds: it is exported no
+    /// later (`not_newer`), or it is the very file already loaded (`duplicate`).
+    static func notNewer(_ candidate: StockFeedPlan.Candidate, sha256: String, than current: CurrentStock?)
+        -> (reason: String, message: String)? {
+        guard let current, let header = candidate.header,
+              header.exportedAt.epochSeconds <= current.exportedAt.epochSeconds else { return nil }
+        if let loaded = current.sha256, loaded == sha256, !sha256.isEmpty {
+            return (FeedSkip.duplicate, "the same file (SHA-256) as the one version \(current.version) holds for pharmacy \(header.pharmacyID); its data is kept")
+        }
+        return (FeedSkip.notNewer, "exported \(header.exportedAt.iso8601), not newer than the data version \(current.version) holds for pharmacy \(header.pharmacyID) (exported \(current.exportedAt.iso8601)); that data is kept")
+    }
+
+    /// `part` of `whole` in percent with one decimal, rounded half-up (`7.5`).
+    static func percent(_ part: Int, of whole: Int) -> String {
+        guard whole > 0 else { return "0.0" }
+        let tenths = Int(HalfUpRounding.divide(Int128(part) * 1000, by: Int128(whole)))
+        return "\(tenths / 10).\(tenths % 10)"
+    }
+
     /// By index: zipping the array with itself copied every offer twice,
     /// retaining and releasing fourteen strings per offer.
     static func isInKeyOrder(_ offers: [StockOffer]) -> Bool {
@@ -82,4 +131,21 @@ struct PharmacyFeedParser: Sendable {
     static func digest(_ path: String) -> String {
         (try? FileDigest.sha256(path: path)) ?? ""
     }
+}
+
+/// Why a file is skipped unread, as a code in the report and the manifest.
+enum FeedSkip {
+    /// A stock export no newer than the data `current` holds for its pharmacy.
+    static let notNewer = "not_newer"
+    /// The very file `current`'s data of that pharmacy came from.
+    static let duplicate = "duplicate"
+    /// Claimed by two adapters: rejected unread.
+    static let ambiguous = "ambiguous"
+    /// Rows of a chain file that name no pharmacy (or could not be read far enough to find it).
+    static let noPharmacy = "no_pharmacy"
+}
+
+extension RejectReason {
+    /// An export dated more than 24 hours after the run's time (FEEDS.md: time only moves forward).
+    public static let exportInFuture = RejectReason(rawValue: "export_in_future")
 }

@@ -23,8 +23,11 @@ final class PreviousSnapshot {
         self.path = directory.snapshotPath(version)
         self.database = database
         var pharmacies: [String: PharmacyRow] = [:]
+        // Snapshots from before `loaded_at` have no such column: their data counts as loaded when it was exported.
+        let hasLoadedAt = ((try? database.scalarInt("SELECT count(*) FROM pragma_table_info('pharmacies') WHERE name = 'loaded_at'")) ?? 0) > 0
         if let statement = try? database.prepare("""
-            SELECT id, name, chain_id, region, address, phone, open_hours, latitude, longitude, last_refresh, item_count, stale FROM pharmacies
+            SELECT id, name, chain_id, region, address, phone, open_hours, latitude, longitude, last_refresh, item_count, stale,
+                   \(hasLoadedAt ? "loaded_at" : "NULL") FROM pharmacies
             """) {
             while (try? statement.step()) == true {
                 let row = PharmacyRow(
@@ -32,7 +35,7 @@ final class PreviousSnapshot {
                     region: statement.string(3), address: statement.string(4), phone: statement.string(5),
                     openHours: statement.string(6), latitude: statement.isNull(7) ? nil : statement.double(7),
                     longitude: statement.isNull(8) ? nil : statement.double(8), lastRefresh: statement.string(9) ?? "",
-                    itemCount: Int(statement.int64(10)), stale: statement.int64(11) != 0)
+                    itemCount: Int(statement.int64(10)), stale: statement.int64(11) != 0, loadedAt: statement.string(12))
                 pharmacies[row.id] = row
             }
         }
@@ -59,6 +62,24 @@ final class PreviousSnapshot {
     }
 
     deinit { database.close() }
+
+    /// What this snapshot holds per pharmacy: the yardstick tonight's exports
+    /// must beat. Data exported after `latestValid` is no yardstick: only a
+    /// wrong clock can have dated it so, and it must not shut out correctly
+    /// dated feeds (it is dropped when carried, see `StockLoader`).
+    func currentStock(latestValid: Int64) -> [String: CurrentStock] {
+        var loadedFiles: [String: String] = [:]
+        for input in manifest?.inputs ?? [] where input.kind == FeedKind.stock.rawValue
+            && (input.outcome == FeedOutcome.loaded.rawValue || input.outcome == FeedOutcome.carriedOver.rawValue) {
+            if let id = input.pharmacyId { loadedFiles[id] = input.sha256 }
+        }
+        var result: [String: CurrentStock] = [:]
+        for (id, row) in pharmacies {
+            guard let exported = ExportTimestamp.parseISO8601(row.lastRefresh), exported.epochSeconds <= latestValid else { continue }
+            result[id] = CurrentStock(exportedAt: exported, sha256: loadedFiles[id], version: version)
+        }
+        return result
+    }
 
     /// One pharmacy's offers in key order (shelf price and quantity; tier
     /// prices are computed again with tonight's list).

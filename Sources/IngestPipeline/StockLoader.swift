@@ -12,9 +12,13 @@ final class StockLoader {
     let reference: ReferenceData
     let pricer: TierPricer
     let previous: PreviousSnapshot?
-    /// Export times before this are too old to carry over.
+    /// Data last loaded before this is too old to carry over.
     let staleCutoff: Int64
+    /// Data exported after this is dated in the future and never carried.
+    let latestValidExport: Int64
     let maxStaleDays: Int
+    /// The run's time, stamped on every pharmacy loaded fresh tonight.
+    let loadedAt: String
 
     private(set) var items = ItemCatalog()
     private(set) var pharmacies: [PharmacyRow] = []
@@ -26,13 +30,15 @@ final class StockLoader {
     /// Previous pharmacies not yet loaded or carried, in byte order.
     private var pendingPrevious: [String]
 
-    init(writer: SnapshotWriter, reference: ReferenceData, pricer: TierPricer, previous: PreviousSnapshot?, now: Date, maxStaleDays: Int) {
+    init(writer: SnapshotWriter, reference: ReferenceData, pricer: TierPricer, previous: PreviousSnapshot?, asOf: ExportTimestamp, maxStaleDays: Int) {
         self.writer = writer
         self.reference = reference
         self.pricer = pricer
         self.previous = previous
         self.maxStaleDays = maxStaleDays
-        self.staleCutoff = Int64(now.timeIntervalSince1970) - Int64(maxStaleDays) * 86_400
+        self.staleCutoff = asOf.epochSeconds - Int64(maxStaleDays) * 86_400
+        self.latestValidExport = asOf.epochSeconds + PharmacyFeedParser.futureTolerance
+        self.loadedAt = asOf.iso8601
         self.pendingPrevious = (previous?.pharmacies.keys.map { $0 } ?? [])
             .sorted { $1.utf8.lexicographicallyPrecedes($0.utf8) } // reversed: popLast takes the smallest
     }
@@ -108,17 +114,28 @@ final class StockLoader {
         }
     }
 
+    /// Keeps a pharmacy's offers from `current`, stale. Their age is how long
+    /// the pharmacy has gone without a valid feed, counted on the run's
+    /// clock from the run that last loaded them (`loaded_at`), whatever date
+    /// the export itself bore: a feed loaded tonight is fresh tonight and is
+    /// carried for `maxStaleDays` after, however old its export date.
     private func carry(_ pharmacyID: String, report: inout RunReport) throws {
         guard let previous, let old = previous.pharmacies[pharmacyID] else { return }
         let refreshed = ExportTimestamp.parseISO8601(old.lastRefresh)
+        let loaded = ExportTimestamp.parseISO8601(old.loadedAt ?? old.lastRefresh)
         var entry = CarryOver(kind: .pharmacy, key: pharmacyID, fromVersion: previous.version, lastRefresh: old.lastRefresh,
                               dropped: false, offers: nil)
-        guard let refreshed, refreshed.epochSeconds >= staleCutoff else {
+        func drop(_ code: WarningCode, _ message: String) {
             entry.dropped = true
             report.carriedOver.append(entry)
-            report.warnings.append(Warning(
-                file: "", line: 0, key: pharmacyID, code: .staleDropped,
-                message: "pharmacy \(pharmacyID) sent no valid feed since \(old.lastRefresh), over \(maxStaleDays) days; its offers are dropped"))
+            report.warnings.append(Warning(file: "", line: 0, key: pharmacyID, code: code, message: message))
+        }
+        guard let refreshed, refreshed.epochSeconds <= latestValidExport else {
+            drop(.futureDropped, "pharmacy \(pharmacyID)'s offers in \(previous.version) are dated \(old.lastRefresh), after the run's time; they are dropped, never carried")
+            return
+        }
+        guard let loaded, loaded.epochSeconds >= staleCutoff else {
+            drop(.staleDropped, "pharmacy \(pharmacyID) sent no valid feed since the run of \(old.loadedAt ?? old.lastRefresh), over \(maxStaleDays) days; its offers are dropped")
             return
         }
         var rows = try previous.offers(of: pharmacyID)
@@ -137,6 +154,7 @@ final class StockLoader {
         } ?? old
         row.stale = true
         row.itemCount = rows.count
+        row.loadedAt = old.loadedAt ?? old.lastRefresh
         pharmacies.append(row)
         entry.offers = rows.count
         report.carriedOver.append(entry)
@@ -148,17 +166,19 @@ final class StockLoader {
             return PharmacyRow(id: known.id, name: known.name, chainID: known.chainID, region: known.region,
                                address: known.address, phone: known.phone, openHours: known.openHours,
                                latitude: known.latitude, longitude: known.longitude,
-                               lastRefresh: refresh, itemCount: offers, stale: false)
+                               lastRefresh: refresh, itemCount: offers, stale: false, loadedAt: loadedAt)
         }
         report.warnings.append(Warning(
             file: "", line: 0, key: header.pharmacyID, code: .unknownPharmacy,
             message: "pharmacy \(header.pharmacyID) is not in the registry; loaded with its feed's name and region UNKNOWN"))
         return PharmacyRow(id: header.pharmacyID, name: header.pharmacyName ?? header.pharmacyID, chainID: header.chainID,
                            region: "UNKNOWN", address: nil, phone: nil, openHours: nil, latitude: nil, longitude: nil,
-                           lastRefresh: refresh, itemCount: offers, stale: false)
+                           lastRefresh: refresh, itemCount: offers, stale: false, loadedAt: loadedAt)
     }
 }
 
 extension WarningCode {
     public static let staleDropped = WarningCode(rawValue: "stale_dropped")
+    /// `current` held offers dated after the run's time (a clock gone wrong before this rule existed).
+    public static let futureDropped = WarningCode(rawValue: "future_dropped")
 }

@@ -1,3 +1,4 @@
+import IngestCore
 import Foundation
 
 /// The fsync discipline publishing depends on: data reaches the disk before

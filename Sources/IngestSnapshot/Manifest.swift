@@ -82,16 +82,20 @@ public struct Manifest: Codable, Sendable, Equatable {
         public var accepted: Int
         public var rejected: Int
         public var rejectsByReason: [String: Int]
+        /// Why the whole file (or chain part) was rejected or skipped, as a
+        /// code (`not_newer`, `export_in_future`, `ambiguous`, `trailer_mismatch`).
+        public var reason: String?
         public var message: String?
 
         enum CodingKeys: String, CodingKey {
-            case file, size, sha256, kind, adapter, outcome, read, accepted, rejected, message
+            case file, size, sha256, kind, adapter, outcome, read, accepted, rejected, reason, message
             case pharmacyId = "pharmacy_id", exportedAt = "exported_at", rejectsByReason = "rejects_by_reason"
         }
 
         public init(file: String, size: Int64, sha256: String, kind: String?, adapter: String?, outcome: String,
                     pharmacyId: String?, exportedAt: String?, read: Int, accepted: Int, rejected: Int,
-                    rejectsByReason: [String: Int], message: String?) {
+                    rejectsByReason: [String: Int], reason: String? = nil, message: String?) {
+            self.reason = reason
             self.file = file
             self.size = size
             self.sha256 = sha256

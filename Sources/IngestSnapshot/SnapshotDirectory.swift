@@ -1,3 +1,4 @@
+import IngestCore
 import Foundation
 
 /// The snapshots directory and its naming rules: `<version>.sqlite`,

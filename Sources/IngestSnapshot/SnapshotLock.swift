@@ -1,3 +1,4 @@
+import IngestCore
 import Foundation
 
 /// An exclusive lock on a snapshots directory, so two runs never build and

@@ -61,9 +61,14 @@ public struct PharmacyRow: Sendable, Hashable {
     public var lastRefresh: String
     public var itemCount: Int
     public var stale: Bool
+    /// The run time (`--as-of`) at which these offers were last loaded from
+    /// a feed: how long a pharmacy has gone without one is counted from it.
+    public var loadedAt: String?
 
     public init(id: String, name: String, chainID: String?, region: String?, address: String?, phone: String?,
-                openHours: String?, latitude: Double?, longitude: Double?, lastRefresh: String, itemCount: Int, stale: Bool) {
+                openHours: String?, latitude: Double?, longitude: Double?, lastRefresh: String, itemCount: Int, stale: Bool,
+                loadedAt: String? = nil) {
+        self.loadedAt = loadedAt
         self.id = id
         self.name = name
         self.chainID = chainID

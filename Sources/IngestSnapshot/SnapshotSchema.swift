@@ -11,7 +11,7 @@ public enum SnapshotSchema {
     CREATE TABLE pharmacies(
         id TEXT PRIMARY KEY, name TEXT, chain_id TEXT, region TEXT, address TEXT,
         phone TEXT, open_hours TEXT, latitude REAL, longitude REAL,
-        last_refresh TEXT, item_count INTEGER, stale INTEGER NOT NULL DEFAULT 0
+        last_refresh TEXT, item_count INTEGER, stale INTEGER NOT NULL DEFAULT 0, loaded_at TEXT
     ) WITHOUT ROWID;
     CREATE TABLE items(
         aptcode TEXT PRIMARY KEY, package_code TEXT, gtin TEXT, name TEXT, producer TEXT,

@@ -92,14 +92,14 @@ public final class SnapshotWriter {
     public func writePharmacies(_ pharmacies: [PharmacyRow]) throws {
         let insert = try database.cachedStatement("""
             INSERT INTO pharmacies(id, name, chain_id, region, address, phone, open_hours,
-                                   latitude, longitude, last_refresh, item_count, stale)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                   latitude, longitude, last_refresh, item_count, stale, loaded_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
         for pharmacy in pharmacies {
             try insert.run(.text(pharmacy.id), .text(pharmacy.name), .text(pharmacy.chainID), .text(pharmacy.region),
                            .text(pharmacy.address), .text(pharmacy.phone), .text(pharmacy.openHours), .real(pharmacy.latitude),
                            .real(pharmacy.longitude), .text(pharmacy.lastRefresh), .int(Int64(pharmacy.itemCount)),
-                           .int(pharmacy.stale ? 1 : 0))
+                           .int(pharmacy.stale ? 1 : 0), .text(pharmacy.loadedAt))
         }
     }
 

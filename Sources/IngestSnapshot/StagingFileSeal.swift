@@ -1,3 +1,4 @@
+import IngestCore
 import Foundation
 
 /// The finished staging file made durable and measured on a thread of its

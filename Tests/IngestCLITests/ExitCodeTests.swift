@@ -1,3 +1,4 @@
+import IngestCore
 import Foundation
 import IngestSnapshot
 import IngestTestSupport
@@ -62,10 +63,10 @@ import Testing
         #expect(result.stdout.contains("NOT PUBLISHED"))
     }
 
-    @Test func feedsMissing() throws {
+    @Test func inputMissing() throws {
         let temporary = TemporaryDirectory()
         let result = try CommandRunner.ingest(["--feeds", "\(temporary.path)/none", "--snapshots", "\(temporary.path)/s"])
-        #expect(result.status == ExitStatus.feedsMissing.rawValue)
+        #expect(result.status == ExitStatus.inputMissing.rawValue)
         #expect(result.stderr.contains("\(temporary.path)/none"))
     }
 
@@ -95,9 +96,13 @@ import Testing
         temporary.write("mappings/b.mapping.toml", text: mapping)
         let feeds = try feedsWithSamples(temporary)
         try FileManager.default.copyItem(atPath: RepositoryFiles.feed("zales24_export_2013-06-01.csv"), toPath: "\(feeds)/zales24_export_2013-06-01.csv")
+        // A file two adapters claim is rejected on its own; the night goes on.
         let result = try CommandRunner.ingest(["--feeds", feeds, "--snapshots", "\(temporary.path)/s", "--mappings", "\(temporary.path)/mappings"])
-        #expect(result.status == ExitStatus.configuration.rawValue)
-        #expect(result.stderr.contains("mapping:a") && result.stderr.contains("mapping:b"))
+        #expect(result.status == ExitStatus.success.rawValue)
+        #expect(result.stdout.contains("(mapping:a, mapping:b)"))
+        let manifest = try SnapshotDirectory(path: "\(temporary.path)/s").readManifest(try #require(SnapshotDirectory(path: "\(temporary.path)/s").currentVersion()))
+        let ambiguous = try #require(manifest.inputs.first { $0.file == "zales24_export_2013-06-01.csv" })
+        #expect(ambiguous.outcome == "rejected" && ambiguous.reason == "ambiguous")
         temporary.write("mappings/b.mapping.toml", text: "[columns]\naptcode = 3\n")
         let invalid = try CommandRunner.ingest(["adapters", "--mappings", "\(temporary.path)/mappings"])
         #expect(invalid.status == ExitStatus.configuration.rawValue)

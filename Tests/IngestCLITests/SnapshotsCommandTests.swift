@@ -4,11 +4,12 @@ import IngestTestSupport
 import Testing
 
 @Suite struct SnapshotsCommandTests {
-    private func feeds(_ temporary: TemporaryDirectory, pharmacies: Int, price: String) -> String {
+    /// Feeds exported `daysAgo` days ago: a later night's feeds must be newer, or they are `not_newer`.
+    private func feeds(_ temporary: TemporaryDirectory, pharmacies: Int, price: String, daysAgo: Double = 2) -> String {
         let feeds = temporary.subdirectory("feeds")
         for file in (try? FileManager.default.contentsOfDirectory(atPath: feeds)) ?? [] { try? FileManager.default.removeItem(atPath: "\(feeds)/\(file)") }
         for pharmacy in 0..<pharmacies {
-            var feed = RAXFeedBuilder(pharmacyID: "\(2000 + pharmacy)", exportedAt: RAXFeedBuilder.exportTime(daysAgo: 30))
+            var feed = RAXFeedBuilder(pharmacyID: "\(2000 + pharmacy)", exportedAt: RAXFeedBuilder.exportTime(daysAgo: daysAgo))
             feed.item("MM1", price: price)
             temporary.write("feeds/rax_\(pharmacy).txt", bytes: feed.bytes)
         }
@@ -19,7 +20,7 @@ import Testing
         let temporary = TemporaryDirectory()
         let snapshots = "\(temporary.path)/s"
         #expect(try CommandRunner.ingest(["--feeds", feeds(temporary, pharmacies: 2, price: "1,00"), "--snapshots", snapshots]).status == 0)
-        #expect(try CommandRunner.ingest(["--feeds", feeds(temporary, pharmacies: 2, price: "2,00"), "--snapshots", snapshots]).status == 0)
+        #expect(try CommandRunner.ingest(["--feeds", feeds(temporary, pharmacies: 2, price: "2,00", daysAgo: 1), "--snapshots", snapshots]).status == 0)
         let directory = SnapshotDirectory(path: snapshots)
         let versions = directory.versions()
         #expect(versions.count == 2)
@@ -80,8 +81,10 @@ import Testing
         let reportFile = "\(temporary.path)/report.json"
         #expect(try CommandRunner.ingest(["--feeds", feeds(temporary, pharmacies: 10, price: "1,00"), "--snapshots", snapshots]).status == 0)
         let current = SnapshotDirectory(path: snapshots).currentVersion()
-        let half = feeds(temporary, pharmacies: 5, price: "1,00")
-        let blocked = try CommandRunner.ingest(["--feeds", half, "--snapshots", snapshots, "--metrics-file", metrics, "--report", reportFile])
+        // Eight nights later half the pharmacies send: the others' offers are too old to carry.
+        let half = feeds(temporary, pharmacies: 5, price: "1,00", daysAgo: -7.5)
+        let later = ISO8601DateFormatter().string(from: Date().addingTimeInterval(8 * 86_400))
+        let blocked = try CommandRunner.ingest(["--feeds", half, "--snapshots", snapshots, "--metrics-file", metrics, "--report", reportFile, "--as-of", later])
         #expect(blocked.status == 3)
         #expect(blocked.stdout.contains("NOT PUBLISHED: gate offers: 10 → 5, a fall of 50.0 %"))
         #expect(SnapshotDirectory(path: snapshots).currentVersion() == current)
@@ -92,7 +95,7 @@ import Testing
         #expect((report?["failed_gates"] as? [[String: Any]])?.count == 2)
         #expect(report?["published"] as? Bool == false)
 
-        let forced = try CommandRunner.ingest(["--feeds", half, "--snapshots", snapshots, "--force"])
+        let forced = try CommandRunner.ingest(["--feeds", half, "--snapshots", snapshots, "--force", "--as-of", later])
         #expect(forced.status == 0)
         #expect(forced.stdout.contains("FORCED past gate offers"))
         #expect(SnapshotDirectory(path: snapshots).currentVersion() != current)

@@ -20,14 +20,16 @@ import Testing
         return result
     }
 
-    @Test func theImportMatchesTheGroundTruthForEveryReasonAndFeed() throws {
-        let temporary = TemporaryDirectory()
-        let truth = try FeedGenerator(options: options(badRate: 0.03)).generate(into: temporary.path)
-        let run = ImportRun(options: ImportOptions(feedsDirectory: "\(temporary.path)/feeds", snapshotsDirectory: "\(temporary.path)/snapshots",
-                                                   mappingsDirectory: "\(temporary.path)/mappings", parseThreads: 2))
-        let report = try run.run()
-        let manifest = try SnapshotDirectory(path: "\(temporary.path)/snapshots").readManifest(try #require(report.publishedVersion))
-        let inputs = Dictionary(uniqueKeysWithValues: manifest.inputs.map { ($0.file, $0) })
+    /// Every input of the manifest against the ground truth: a file's line,
+    /// or each pharmacy's line of a chain file (`GroundTruth.key`).
+    private func expectManifest(_ manifest: Manifest, matches truth: GroundTruth) throws {
+        var inputs: [String: Manifest.Input] = [:]
+        for input in manifest.inputs {
+            let chainKey = input.pharmacyId.map { GroundTruth.key(file: input.file, pharmacyID: $0) }
+            let key = chainKey.flatMap { truth.feeds[$0] != nil ? $0 : nil } ?? input.file
+            #expect(inputs[key] == nil, "\(key) twice in the manifest")
+            inputs[key] = input
+        }
         #expect(Set(inputs.keys) == Set(truth.feeds.keys))
         for (file, expected) in truth.feeds.sorted(by: { $0.key < $1.key }) {
             let input = try #require(inputs[file], "\(file) missing from the manifest")
@@ -37,6 +39,16 @@ import Testing
             #expect(input.rejectsByReason == expected.rejectsByReason, "\(file) reasons")
             #expect(input.outcome == expected.outcome, "\(file) outcome")
         }
+    }
+
+    @Test func theImportMatchesTheGroundTruthForEveryReasonAndFeed() throws {
+        let temporary = TemporaryDirectory()
+        let truth = try FeedGenerator(options: options(badRate: 0.03)).generate(into: temporary.path)
+        let run = ImportRun(options: ImportOptions(feedsDirectory: "\(temporary.path)/feeds", snapshotsDirectory: "\(temporary.path)/snapshots",
+                                                   mappingsDirectory: "\(temporary.path)/mappings", parseThreads: 2))
+        let report = try run.run()
+        let manifest = try SnapshotDirectory(path: "\(temporary.path)/snapshots").readManifest(try #require(report.publishedVersion))
+        try expectManifest(manifest, matches: truth)
         // Every reason the spec names shows up at least once.
         let reasons = Set(truth.feeds.values.flatMap(\.rejectsByReason.keys))
         for reason in ["trailer_mismatch", "unsupported_version", "summary_mismatch", "malformed_xml", "bad_price", "bad_quantity",
@@ -44,6 +56,23 @@ import Testing
             #expect(reasons.contains(reason), "no \(reason) generated")
         }
         #expect(truth.feeds.values.contains { $0.outcome == "rejected" && $0.read == 0 }) // the unsafe_xml feed
+    }
+
+    @Test func chainFilesMatchTheGroundTruthPharmacyByPharmacy() throws {
+        let temporary = TemporaryDirectory()
+        var chained = options(pharmacies: 11, items: 80, badRate: 0.03)
+        chained.formats = [.noom, .chain]
+        chained.pharmaciesPerChainFile = 3
+        let truth = try FeedGenerator(options: chained).generate(into: temporary.path)
+        let chainFiles = try FileManager.default.contentsOfDirectory(atPath: "\(temporary.path)/feeds").filter { $0.hasPrefix("chain_all") }
+        #expect(chainFiles.sorted() == ["chain_all001_2025-11-20.csv", "chain_all002_2025-11-20.csv"])
+        #expect(truth.feeds.keys.filter { $0.hasPrefix("chain_all") }.count == 5)
+        let run = ImportRun(options: ImportOptions(feedsDirectory: "\(temporary.path)/feeds", snapshotsDirectory: "\(temporary.path)/snapshots",
+                                                   mappingsDirectory: "\(temporary.path)/mappings", parseThreads: 2))
+        let report = try run.run()
+        let manifest = try SnapshotDirectory(path: "\(temporary.path)/snapshots").readManifest(try #require(report.publishedVersion))
+        try expectManifest(manifest, matches: truth)
+        #expect(report.rowCounts["pharmacies"] == 8) // 11, less the three Noom feeds broken whole
     }
 
     @Test func theSameSeedGivesByteIdenticalFeeds() throws {
@@ -65,8 +94,10 @@ import Testing
     @Test func theSameSeedGivesIdenticalSnapshotTables() throws {
         func tables(_ temporary: TemporaryDirectory) throws -> [String: [[String?]]] {
             _ = try FeedGenerator(options: options(pharmacies: 6, items: 60)).generate(into: temporary.path)
+            // One run time for both: `loaded_at` is the run's time.
             let report = try ImportRun(options: ImportOptions(feedsDirectory: "\(temporary.path)/feeds", snapshotsDirectory: "\(temporary.path)/s",
-                                                              mappingsDirectory: "\(temporary.path)/mappings", parseThreads: 2)).run()
+                                                              mappingsDirectory: "\(temporary.path)/mappings", parseThreads: 2,
+                                                              asOf: Date(timeIntervalSince1970: 1_763_704_800))).run()
             let query = try SnapshotQuery(try #require(report.snapshotPath))
             var result: [String: [[String?]]] = [:]
             for table in SnapshotSchema.countedTables {

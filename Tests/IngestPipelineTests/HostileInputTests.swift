@@ -63,7 +63,8 @@ import Testing
         let report = try run(hostile: "rax_long.txt", bytes: bytes)
         let feed = try #require(outcome(report, "rax_long.txt"))
         #expect(feed.outcome == .rejected)
-        #expect(feed.rejectsByReason == [.trailerMismatch: 1])
+        #expect(feed.rejectsByReason == [.lineTooLong: 1])
+        #expect(feed.reason == "trailer_mismatch")
     }
 
     @Test func aHundredMegabyteLineInCSV() throws {

@@ -19,9 +19,12 @@ import Testing
         return feeds
     }
 
-    private func options(_ temporary: TemporaryDirectory, _ feeds: String, dryRun: Bool = false, force: Bool = false) -> ImportOptions {
+    /// `daysLater`: the run's time (`--as-of`) that many days after now.
+    private func options(_ temporary: TemporaryDirectory, _ feeds: String, dryRun: Bool = false, force: Bool = false,
+                         daysLater: Double = 0) -> ImportOptions {
         var options = ImportOptions(feedsDirectory: feeds, snapshotsDirectory: "\(temporary.path)/snapshots",
-                                    mappingsDirectory: RepositoryFiles.mappingsDirectory, dryRun: dryRun, parseThreads: 2)
+                                    mappingsDirectory: RepositoryFiles.mappingsDirectory, dryRun: dryRun, parseThreads: 2,
+                                    asOf: Date().addingTimeInterval(daysLater * 86_400))
         options.force = force
         return options
     }
@@ -61,10 +64,12 @@ import Testing
 
     @Test func carriedOffersAreDroppedWhenTooOld() throws {
         let temporary = TemporaryDirectory()
-        let feeds = writeFeeds(temporary, pharmacies: 0..<20, daysAgo: 8)
+        let feeds = writeFeeds(temporary, pharmacies: 0..<20, daysAgo: 1)
         _ = try ImportRun(options: options(temporary, feeds)).run()
+        // Eight nights later every pharmacy but 1000 has sent a new export.
         try FileManager.default.removeItem(atPath: "\(feeds)/rax_1000.txt")
-        let report = try ImportRun(options: options(temporary, feeds)).run()
+        _ = writeFeeds(temporary, pharmacies: 1..<20, daysAgo: -7.5)
+        let report = try ImportRun(options: options(temporary, feeds, daysLater: 8)).run()
         #expect(report.carriedOver.first?.dropped == true)
         #expect(report.warnings.contains { $0.code == .staleDropped && $0.key == "1000" })
         #expect(try query(temporary).int("SELECT count(*) FROM pharmacies WHERE id = '1000'") == 0)
@@ -72,11 +77,13 @@ import Testing
 
     @Test func halfTheFeedsMissingIsStoppedByAGateAndForcePublishesIt() throws {
         let temporary = TemporaryDirectory()
-        let feeds = writeFeeds(temporary, pharmacies: 0..<10, daysAgo: 20)
+        let feeds = writeFeeds(temporary, pharmacies: 0..<10, daysAgo: 1)
         let first = try ImportRun(options: options(temporary, feeds)).run().publishedVersion
+        // Eight nights later only half the pharmacies send: the others' offers are too old to carry.
         for pharmacy in 0..<5 { try FileManager.default.removeItem(atPath: "\(feeds)/rax_\(1000 + pharmacy).txt") }
+        _ = writeFeeds(temporary, pharmacies: 5..<10, daysAgo: -7.5)
 
-        let blocked = try ImportRun(options: options(temporary, feeds)).run()
+        let blocked = try ImportRun(options: options(temporary, feeds, daysLater: 8)).run()
         guard case .gates(let failures)? = blocked.blocked else { Issue.record("not blocked: \(String(describing: blocked.blocked))"); return }
         #expect(failures.map(\.gate) == ["offers", "pharmacies"])
         #expect(failures.first?.dropPercent == "50.0")
@@ -85,7 +92,7 @@ import Testing
         #expect(directory.currentVersion() == first)
         #expect(directory.versions().count == 1)
 
-        let forced = try ImportRun(options: options(temporary, feeds, force: true)).run()
+        let forced = try ImportRun(options: options(temporary, feeds, force: true, daysLater: 8)).run()
         let version = try #require(forced.publishedVersion)
         #expect(directory.currentVersion() == version)
         let manifest = try directory.readManifest(version)
@@ -96,10 +103,10 @@ import Testing
 
     @Test func anEmptyResultIsNeverPublishedEvenWithForce() throws {
         let temporary = TemporaryDirectory()
-        let feeds = writeFeeds(temporary, pharmacies: 0..<2, daysAgo: 30)
+        let feeds = writeFeeds(temporary, pharmacies: 0..<2, daysAgo: 1)
         _ = try ImportRun(options: options(temporary, feeds)).run()
         for pharmacy in 0..<2 { try FileManager.default.removeItem(atPath: "\(feeds)/rax_\(1000 + pharmacy).txt") }
-        let report = try ImportRun(options: options(temporary, feeds, force: true)).run()
+        let report = try ImportRun(options: options(temporary, feeds, force: true, daysLater: 8)).run()
         #expect(report.blocked == .emptyResult)
     }
 
@@ -113,8 +120,14 @@ import Testing
         let report = try ImportRun(options: options(temporary, feeds)).run()
         let feed = try #require(report.feeds.first { $0.file == "rax_1001.txt" })
         #expect(feed.outcome == .rejected)
-        #expect(feed.rejectsByReason == [.rejectRateExceeded: 40])
-        #expect(report.carriedOver.map(\.key) == ["1001"])
+        // The three bad records keep their own reason; the 37 good ones carry the feed's.
+        #expect(feed.rejectsByReason == [.badPrice: 3, .rejectRateExceeded: 37])
+        #expect(feed.reason == "reject_rate_exceeded")
+        #expect(feed.message?.contains("3 of 40 records rejected (7.5 %), over the 5 % allowed") == true)
+        #expect(report.rejects.filter { $0.file == "rax_1001.txt" && $0.reason == .badPrice }.map(\.line) == [2, 3, 4])
+        #expect(report.rejects.filter { $0.file == "rax_1001.txt" && $0.reason == .badPrice }.allSatisfy { $0.field == "price" })
+        // 1001 is rejected; 1000 and 1002 sent last night's files again (duplicates): all three keep their data.
+        #expect(report.carriedOver.map(\.key) == ["1000", "1001", "1002"])
     }
 
     @Test func theDryRunDiffShowsAnExactPriceChange() throws {
@@ -150,7 +163,10 @@ import Testing
         try FileManager.default.removeItem(atPath: "\(feeds)/reimbursement_2011-05-01.xml")
         try FileManager.default.removeItem(atPath: "\(feeds)/atc.csv")
         let report = try ImportRun(options: options(temporary, feeds)).run()
-        #expect(Set(report.carriedOver.map(\.key)) == ["reimbursement_list", "atc"])
+        // The stock feed is the very file loaded last night: skipped as a duplicate, its data kept.
+        #expect(Set(report.carriedOver.map(\.key)) == ["reimbursement_list", "atc", "31937"])
+        let resent = try #require(report.feeds.first { $0.file == "rax.txt" })
+        #expect(resent.outcome == .skipped && resent.reason == "duplicate")
         #expect(report.carriedOver.allSatisfy { $0.fromVersion == first })
         let db = try query(temporary)
         #expect(db.rows("SELECT * FROM offers") == before)

@@ -3,7 +3,7 @@ import IngestCore
 
 /// A delimited stock feed read through a mapping (FEEDS.md §3): libcsv does
 /// the RFC 4180 work, the mapping says which column is which.
-public struct MappedCSVStockAdapter: StockFeedAdapter {
+public struct MappedCSVStockAdapter: ChainFeedAdapter {
     public let mapping: StockFeedMapping
     public var name: String { mapping.adapterName }
     public var summary: String {
@@ -70,6 +70,17 @@ public struct MappedCSVStockAdapter: StockFeedAdapter {
         return header
     }
 
+    public var pharmacyPerRecord: Bool {
+        if case .column = mapping.pharmacyID { return true }
+        return false
+    }
+
+    public func split(_ file: FeedFile, into router: ChainRouter) -> FeedOutput<StockOffer> {
+        var output = FeedOutput<StockOffer>(file: file.name)
+        _ = read(file, into: &output, stopAfterFirstRecord: false, router: router)
+        return output
+    }
+
     public func parse(_ file: FeedFile, into output: inout FeedOutput<StockOffer>) -> StockFeedHeader? {
         let reader = read(file, into: &output, stopAfterFirstRecord: false)
         if output.failure == nil, let problem = reader?.headerProblem { output.failure = problem }
@@ -82,8 +93,9 @@ public struct MappedCSVStockAdapter: StockFeedAdapter {
 
     private struct StopReading: Error {}
 
-    private func read(_ file: FeedFile, into output: inout FeedOutput<StockOffer>, stopAfterFirstRecord: Bool) -> MappedRecordReader? {
-        let records = MappedRecordReader(mapping: mapping, fileName: file.name)
+    private func read(_ file: FeedFile, into output: inout FeedOutput<StockOffer>, stopAfterFirstRecord: Bool,
+                      router: ChainRouter? = nil) -> MappedRecordReader? {
+        let records = MappedRecordReader(mapping: mapping, fileName: file.name, router: router)
         let (delimiter, quote, hasHeader) = settings
         let fields = CanonicalField.allCases
         // Column index of each canonical field, resolved once per file.
@@ -119,20 +131,29 @@ public struct MappedCSVStockAdapter: StockFeedAdapter {
                     result.reject(line: row.line, key: "", reason: headerFailure.reason, message: headerFailure.message)
                     return
                 }
-                if let expected = headerCount, row.count != expected {
-                    result.reject(line: row.line, key: "", reason: .badFieldCount, message: "row has \(row.count) fields, the header has \(expected)", field: "row")
-                    return
-                }
                 // Decode only the mapped fields, trimmed as bytes (ASCII padding
-                // never changes how the rest decodes).
+                // never changes how the rest decodes). A field that does not
+                // decode is left empty, so the rest (the key, the pharmacy)
+                // still names the row in its reject.
+                var undecodable: String?
                 for position in 0..<fields.count {
                     guard let column = fieldColumn[position], column < row.count else { records.fields[position] = nil; continue }
                     guard let text = decode(row.field(column).trimmedASCII) else {
-                        let name = columnName[column] ?? "column \(column + 1)"
-                        result.reject(line: row.line, key: "", reason: .badEncoding, message: "\(name) is not \(mapping.encoding.rawValue) text", field: name)
-                        return
+                        if undecodable == nil { undecodable = columnName[column] ?? "column \(column + 1)" }
+                        records.fields[position] = nil
+                        continue
                     }
                     records.fields[position] = text
+                }
+                if let expected = headerCount, row.count != expected {
+                    records.rejectRow(line: row.line, reason: .badFieldCount, message: "row has \(row.count) fields, the header has \(expected)",
+                                      field: "row", output: &result)
+                    return
+                }
+                if let name = undecodable {
+                    records.rejectRow(line: row.line, reason: .badEncoding, message: "\(name) is not \(mapping.encoding.rawValue) text",
+                                      field: name, output: &result)
+                    return
                 }
                 if stopAfterFirstRecord {
                     records.establishHeader(line: row.line)

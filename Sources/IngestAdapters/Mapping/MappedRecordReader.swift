@@ -28,9 +28,12 @@ final class MappedRecordReader {
     private var headerSettled = false
     /// The mapping's fixed currency, parsed once instead of once a row.
     private let fixedCurrency: Currency?
+    /// Set when a chain file is split: each record goes to its pharmacy's part.
+    let router: ChainRouter?
 
-    init(mapping: StockFeedMapping, fileName: String) {
+    init(mapping: StockFeedMapping, fileName: String, router: ChainRouter? = nil) {
         self.mapping = mapping
+        self.router = router
         var values = [String?](repeating: nil, count: CanonicalField.allCases.count)
         if case .fileName(let pattern) = mapping.pharmacyID { values[CanonicalField.pharmacyID.position] = Self.capture(pattern, in: fileName) }
         if case .fixed(let id) = mapping.pharmacyID { values[CanonicalField.pharmacyID.position] = id }
@@ -38,7 +41,7 @@ final class MappedRecordReader {
         self.fileValues = values.map { $0?.trimmed }
         if case .fixed(let code) = mapping.currency { fixedCurrency = Currency(code: code) } else { fixedCurrency = nil }
         // A feed lists thousands of items: start the duplicate set big enough.
-        seen.reserveCapacity(16_384)
+        if router == nil { seen.reserveCapacity(16_384) }
     }
 
     /// The first capture group of `pattern` in `text`.
@@ -59,18 +62,25 @@ final class MappedRecordReader {
     func establishHeader(line: Int) {
         guard !headerSettled else { return }
         headerSettled = true
+        switch recordHeader(line: line) {
+        case .success(let header):
+            pharmacyID = header.pharmacyID
+            self.header = header
+        case .failure(let problem):
+            headerProblem = problem
+        }
+    }
+
+    /// The pharmacy and export date the current record names.
+    func recordHeader(line: Int) -> Result<StockFeedHeader, FeedFailure> {
         guard let id = value(.pharmacyID), !id.isEmpty else {
-            headerProblem = FeedFailure(reason: .badHeader, message: "no pharmacy id (\(describe(mapping.pharmacyID)))", line: line)
-            return
+            return .failure(FeedFailure(reason: .badHeader, message: "no pharmacy id (\(describe(mapping.pharmacyID)))", line: line))
         }
         let exportedText = value(.exportedAt) ?? ""
         guard let exported = mapping.dateFormat.parse(exportedText, in: mapping.timeZone) else {
-            headerProblem = FeedFailure(reason: .badHeader, message: "export date '\(exportedText)' does not match \(mapping.dateFormat.pattern) (\(describe(mapping.exportedAt)))", line: line)
-            return
+            return .failure(FeedFailure(reason: .badHeader, message: "export date '\(exportedText)' does not match \(mapping.dateFormat.pattern) (\(describe(mapping.exportedAt)))", line: line))
         }
-        pharmacyID = id
-        header = StockFeedHeader(pharmacyID: id, pharmacyName: value(.pharmacyName), exportedAt: exported,
-                                 format: mapping.adapterName)
+        return .success(StockFeedHeader(pharmacyID: id, pharmacyName: value(.pharmacyName), exportedAt: exported, format: mapping.adapterName))
     }
 
     private func describe(_ source: StockFeedMapping.Source) -> String {
@@ -81,34 +91,74 @@ final class MappedRecordReader {
         }
     }
 
-    /// The current record (`fields`) as an offer or a reject.
+    /// The current record (`fields`) as an offer or a reject: into the
+    /// feed's output, or, when splitting a chain file, its pharmacy's part
+    /// (a record without a pharmacy id stays in the file's own output).
     func read(line: Int, output: inout FeedOutput<StockOffer>) {
-        establishHeader(line: line)
         let aptcode = (value(.aptcode) ?? "").uppercasedCode
-        do throws(StockFieldRules.Problem) {
-            let key = try StockFieldRules.required(aptcode, field: "aptcode")
-            if case .column = mapping.pharmacyID, let expected = pharmacyID {
-                let id = value(.pharmacyID) ?? ""
-                guard id == expected else {
-                    throw StockFieldRules.Problem(reason: .pharmacyMismatch, field: "pharmacy_id",
-                                                  message: "pharmacy '\(id)' differs from the feed's pharmacy \(expected); one feed holds one pharmacy")
-                }
+        guard let router else {
+            establishHeader(line: line)
+            do {
+                let (offer, gtin) = try offer(line: line, aptcode: aptcode)
+                output.warnIfRestricted(gtin, line: line, key: offer.aptcode)
+                output.accept(offer)
+            } catch {
+                output.reject(error, line: line, key: aptcode)
             }
-            let description = try StockFieldRules.description(
-                packageCode: value(.packageCode), gtin: value(.gtin), name: value(.name),
-                producer: value(.producer), activeSubstance: value(.activeSubstance), fields: Self.fieldNames)
-            let cents = try price()
-            let quantity = try StockFieldRules.quantity(value(.quantity))
-            guard seen.insert(key).inserted else { throw StockFieldRules.duplicate(key) }
-            output.warnIfRestricted(description.gtin, line: line, key: key)
-            func optional(_ field: CanonicalField) -> String? { value(field).flatMap { $0.isEmpty ? nil : $0 } }
-            output.accept(StockOffer(
-                aptcode: key, packageCode: description.packageCode, gtin: description.gtin?.gtin, name: description.name, producer: optional(.producer),
-                atc: optional(.atc)?.uppercasedCode, activeSubstance: optional(.activeSubstance),
-                priceCents: cents, quantity: quantity, line: line))
-        } catch {
-            output.reject(error, line: line, key: aptcode)
+            return
         }
+        guard let id = value(.pharmacyID), !id.isEmpty else {
+            output.reject(line: line, key: aptcode, reason: .missingField,
+                          message: "no pharmacy id (\(describe(mapping.pharmacyID))): the row belongs to no pharmacy", field: "pharmacy_id")
+            return
+        }
+        let part = router.part(id)
+        if !part.headerSettled { part.settleHeader(recordHeader(line: line)) }
+        do {
+            let (offer, gtin) = try offer(line: line, aptcode: aptcode)
+            part.collected.warnIfRestricted(gtin, line: line, key: offer.aptcode)
+            router.accept(offer, into: part)
+        } catch {
+            part.collected.reject(error, line: line, key: aptcode)
+        }
+    }
+
+    /// A row rejected before its fields could be read one by one (a field
+    /// count off, text that does not decode): in a chain file it still counts
+    /// for its pharmacy when the pharmacy id could be read (`fields` holds it).
+    func rejectRow(line: Int, reason: RejectReason, message: String, field: String?, output: inout FeedOutput<StockOffer>) {
+        let key = (value(.aptcode) ?? "").uppercasedCode
+        if let router, let id = value(.pharmacyID), !id.isEmpty {
+            router.part(id).collected.reject(line: line, key: key, reason: reason, message: message, field: field)
+        } else {
+            output.reject(line: line, key: key, reason: reason, message: message, field: field)
+        }
+    }
+
+    /// The current record checked field by field. Duplicates are found here
+    /// for a single feed; a chain part finds its own when it is replayed, one
+    /// pharmacy at a time, so the split keeps no set of keys per pharmacy.
+    private func offer(line: Int, aptcode: String) throws(StockFieldRules.Problem) -> (StockOffer, (gtin: String, restricted: Bool)?) {
+        let key = try StockFieldRules.required(aptcode, field: "aptcode")
+        if router == nil, case .column = mapping.pharmacyID, let expected = pharmacyID {
+            let id = value(.pharmacyID) ?? ""
+            guard id == expected else {
+                throw StockFieldRules.Problem(reason: .pharmacyMismatch, field: "pharmacy_id",
+                                              message: "pharmacy '\(id)' differs from the feed's pharmacy \(expected); one feed holds one pharmacy")
+            }
+        }
+        let description = try StockFieldRules.description(
+            packageCode: value(.packageCode), gtin: value(.gtin), name: value(.name),
+            producer: value(.producer), activeSubstance: value(.activeSubstance), fields: Self.fieldNames)
+        let cents = try price()
+        let quantity = try StockFieldRules.quantity(value(.quantity))
+        if router == nil, !seen.insert(key).inserted { throw StockFieldRules.duplicate(key) }
+        func optional(_ field: CanonicalField) -> String? { value(field).flatMap { $0.isEmpty ? nil : $0 } }
+        let offer = StockOffer(
+            aptcode: key, packageCode: description.packageCode, gtin: description.gtin?.gtin, name: description.name, producer: optional(.producer),
+            atc: optional(.atc)?.uppercasedCode, activeSubstance: optional(.activeSubstance),
+            priceCents: cents, quantity: quantity, line: line)
+        return (offer, description.gtin)
     }
 
     private func price() throws(StockFieldRules.Problem) -> Int64 {

@@ -5,7 +5,7 @@ import IngestCore
 /// record element, and for each field a path relative to it — a child's text
 /// (`name`, `price/amount`) or an attribute (`@id`, `price/@amount`).
 /// Streamed through the same safe SAX2 parser as Noom.
-public struct MappedXMLStockAdapter: StockFeedAdapter {
+public struct MappedXMLStockAdapter: ChainFeedAdapter {
     public let mapping: StockFeedMapping
     public var name: String { mapping.adapterName }
     public var summary: String {
@@ -37,6 +37,18 @@ public struct MappedXMLStockAdapter: StockFeedAdapter {
             throw reader.records.headerProblem ?? FeedFailure(reason: .badHeader, message: "no <\(record.element)> record to take the pharmacy and export date from")
         }
         return header
+    }
+
+    public var pharmacyPerRecord: Bool {
+        if case .column = mapping.pharmacyID { return true }
+        return false
+    }
+
+    public func split(_ file: FeedFile, into router: ChainRouter) -> FeedOutput<StockOffer> {
+        let parser = StreamingXMLParser()
+        let reader = MappedXMLReader(adapter: self, file: file.name, parser: parser, headerOnly: false, router: router)
+        do { try parser.parse(path: file.path, handler: reader) } catch { reader.output.failure = error }
+        return reader.output
     }
 
     public func parse(_ file: FeedFile, into output: inout FeedOutput<StockOffer>) -> StockFeedHeader? {
@@ -78,12 +90,12 @@ final class MappedXMLReader: XMLStreamHandler {
     /// `XMLTextCapture.maxBytes`: the record is rejected, never loaded cut short.
     private var tooLong: String?
 
-    init(adapter: MappedXMLStockAdapter, file: String, parser: StreamingXMLParser, headerOnly: Bool) {
+    init(adapter: MappedXMLStockAdapter, file: String, parser: StreamingXMLParser, headerOnly: Bool, router: ChainRouter? = nil) {
         self.adapter = adapter
         self.parser = parser
         self.headerOnly = headerOnly
         self.output = FeedOutput(file: file)
-        self.records = MappedRecordReader(mapping: adapter.mapping, fileName: file)
+        self.records = MappedRecordReader(mapping: adapter.mapping, fileName: file, router: router)
         var textPaths = Set<String>()
         var attributePaths: [String: [(String, String)]] = [:]
         for path in adapter.mapping.columns.values {

@@ -1,0 +1,146 @@
+import Foundation
+import IngestCore
+
+/// A pharmacy's accepted offers from a chain file, parked on disk between
+/// the split and the parse phase, so a chain of any size costs a buffer per
+/// pharmacy instead of all its offers in memory.
+///
+/// The format is private to one run (written and read by the same binary):
+/// per offer, three little-endian `Int64` (line, price, quantity) and seven
+/// strings, each a `UInt32` byte count (`UInt32.max` for nil) and its UTF-8.
+public enum OfferSpill {
+    static let bufferSize = 32 * 1024
+    private static let absent = UInt32.max
+
+    /// Appends offers to one spill file. The file is opened per flush, not
+    /// held open: a chain of thousands of pharmacies must not run out of
+    /// file descriptors.
+    public struct Writer {
+        public let path: String
+        private var buffer: [UInt8] = []
+
+        public init(path: String) {
+            self.path = path
+            buffer.reserveCapacity(OfferSpill.bufferSize)
+        }
+
+        public mutating func append(_ offer: StockOffer) throws(POSIXFailure) {
+            integer(Int64(offer.line))
+            integer(offer.priceCents)
+            integer(offer.quantity)
+            for text in [offer.aptcode, offer.packageCode, offer.gtin, offer.name, offer.producer, offer.atc, offer.activeSubstance] {
+                string(text)
+            }
+            if buffer.count >= OfferSpill.bufferSize { try flush() }
+        }
+
+        public mutating func flush() throws(POSIXFailure) {
+            guard !buffer.isEmpty else { return }
+            let descriptor = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW, 0o600)
+            guard descriptor >= 0 else { throw POSIXFailure(operation: "create spill file", path: path) }
+            defer { close(descriptor) }
+            var written = 0
+            while written < buffer.count {
+                let count = buffer.withUnsafeBytes { write(descriptor, $0.baseAddress! + written, $0.count - written) }
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    throw POSIXFailure(operation: "write spill file", path: path)
+                }
+                written += count
+            }
+            buffer.removeAll(keepingCapacity: true)
+        }
+
+        private mutating func integer(_ value: Int64) {
+            withUnsafeBytes(of: value.littleEndian) { buffer.append(contentsOf: $0) }
+        }
+
+        private mutating func string(_ text: String?) {
+            guard var text else {
+                withUnsafeBytes(of: OfferSpill.absent.littleEndian) { buffer.append(contentsOf: $0) }
+                return
+            }
+            text.withUTF8 { bytes in
+                withUnsafeBytes(of: UInt32(bytes.count).littleEndian) { buffer.append(contentsOf: $0) }
+                buffer.append(contentsOf: bytes)
+            }
+        }
+    }
+
+    /// Reads a spill back in the order it was written, a buffer at a time.
+    public static func read(path: String, _ body: (StockOffer) throws -> Void) throws {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        if descriptor < 0, errno == ENOENT { return } // a part whose every row was rejected wrote nothing
+        guard descriptor >= 0 else { throw POSIXFailure(operation: "open spill file", path: path) }
+        defer { close(descriptor) }
+        var reader = Reader(descriptor: descriptor, path: path)
+        while try reader.fill(1) {
+            let line = try reader.integer()
+            let price = try reader.integer()
+            let quantity = try reader.integer()
+            let aptcode = try reader.string() ?? ""
+            let packageCode = try reader.string()
+            let gtin = try reader.string()
+            let name = try reader.string() ?? ""
+            let producer = try reader.string()
+            let atc = try reader.string()
+            let substance = try reader.string()
+            try body(StockOffer(aptcode: aptcode, packageCode: packageCode, gtin: gtin, name: name, producer: producer, atc: atc,
+                                activeSubstance: substance, priceCents: price, quantity: quantity, line: Int(line)))
+        }
+    }
+
+    private struct Reader {
+        let descriptor: Int32
+        let path: String
+        var buffer: [UInt8] = []
+        var position = 0
+
+        init(descriptor: Int32, path: String) {
+            self.descriptor = descriptor
+            self.path = path
+        }
+
+        /// Makes `count` bytes available; false at a clean end of file.
+        mutating func fill(_ count: Int) throws(POSIXFailure) -> Bool {
+            if buffer.count - position >= count { return true }
+            buffer.removeFirst(position)
+            position = 0
+            var chunk = [UInt8](repeating: 0, count: max(OfferSpill.bufferSize, count))
+            while buffer.count < count {
+                let got = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+                if got < 0 {
+                    if errno == EINTR { continue }
+                    throw POSIXFailure(operation: "read spill file", path: path)
+                }
+                if got == 0 {
+                    guard buffer.isEmpty else { throw POSIXFailure(operation: "read spill file (cut short)", path: path, code: EIO) }
+                    return false
+                }
+                buffer.append(contentsOf: chunk[..<got])
+            }
+            return true
+        }
+
+        mutating func integer() throws(POSIXFailure) -> Int64 {
+            _ = try fill(8)
+            var value: Int64 = 0
+            withUnsafeMutableBytes(of: &value) { $0.copyBytes(from: buffer[position..<position + 8]) }
+            position += 8
+            return Int64(littleEndian: value)
+        }
+
+        mutating func string() throws(POSIXFailure) -> String? {
+            _ = try fill(4)
+            var length: UInt32 = 0
+            withUnsafeMutableBytes(of: &length) { $0.copyBytes(from: buffer[position..<position + 4]) }
+            position += 4
+            length = UInt32(littleEndian: length)
+            if length == OfferSpill.absent { return nil }
+            let count = Int(length)
+            guard try fill(count) else { throw POSIXFailure(operation: "read spill file (cut short)", path: path, code: EIO) }
+            defer { position += count }
+            return String(decoding: buffer[position..<position + count], as: UTF8.self)
+        }
+    }
+}
