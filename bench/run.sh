@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # `make bench`: the national workload (500 pharmacies × 10,000 items, half
-# Noom, the rest RAX and mapped CSV) through a full `ingest`, against
+# Noom, the rest RAX, mapped CSV and one chain file holding many pharmacies'
+# rows in random order) through a full `ingest`, against
 # sqlite3's own `.import` of the same offers as plain CSV; medians of
 # RUNS runs; then peak RSS at 250/500/1,000 pharmacies and read-query latency.
 # (c) is sqlite3 doing only the SQLite work every snapshot needs (load the
@@ -18,7 +19,7 @@ generate() { # pharmacies → folder, reused by seed
   local dir="$WORK/w${SEED}-$1x10000"
   if [ ! -f "$dir/ground-truth.json" ]; then
     rm -rf "$dir"
-    "$INGEST" generate --out "$dir" --pharmacies "$1" --items 10000 --seed "$SEED" --formats rax,noom,csv --rules-from mappings >&2
+    "$INGEST" generate --out "$dir" --pharmacies "$1" --items 10000 --seed "$SEED" --formats rax,noom,csv,chain --rules-from mappings >&2
   fi
   echo "$dir"
 }
@@ -130,10 +131,24 @@ for n in 250 500 1000; do
 done
 
 echo
+echo "## One chain file: 200 pharmacies × 10,000 items, rows in random order (one run)"
+chain="$WORK/chain${SEED}-200x10000"
+if [ ! -f "$chain/ground-truth.json" ]; then
+  rm -rf "$chain"
+  "$INGEST" generate --out "$chain" --pharmacies 200 --items 10000 --seed "$SEED" --formats chain --rules-from mappings >&2
+fi
+rm -rf "$WORK/chain-snapshots"
+read -r wall _ rss < <(measure "$INGEST" --feeds "$chain/feeds" --mappings "$chain/mappings" --snapshots "$WORK/chain-snapshots")
+echo "| file MB | offers | wall s | peak RSS MB |"
+echo "| --- | --- | --- | --- |"
+awk -v mb="$(du -m "$chain"/feeds/chain_all*.csv | cut -f1)" -v w="$wall" -v r="$rss" \
+  'BEGIN { printf "| %d | %d | %.2f | %.0f |\n", mb, 2000000, w, r / 1024 }'
+
+echo
 echo "## Parsers alone (ingest check, records counted not kept, one thread)"
 echo "| format | files | MB | seconds | MB/s |"
 echo "| --- | --- | --- | --- | --- |"
-for pattern in "noom_*.xml" "rax_*.txt" "chain_*.csv"; do
+for pattern in "noom_*.xml" "rax_*.txt" "chain_1*.csv"; do
   all=("$W500"/feeds/$pattern)
   files="${all[*]:0:60}"
   mb=$(du -cm $files | tail -n 1 | cut -f1)

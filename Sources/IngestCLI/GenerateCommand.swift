@@ -75,6 +75,8 @@ struct GenerateCommand: ParsableCommand {
     func run() throws {
         let truth = try generator.generate(into: out)
         let records = truth.feeds.values.reduce(0) { $0 + $1.read }
-        print("generated \(truth.feeds.count) files with \(records) records into \(out)/feeds; mappings in \(out)/mappings; counts in \(out)/ground-truth.json")
+        // A chain file counts once, whatever its number of pharmacies.
+        let files = Set(truth.feeds.keys.map { $0.split(separator: "#").first.map(String.init) ?? $0 }).count
+        print("generated \(files) files with \(records) records into \(out)/feeds; mappings in \(out)/mappings; counts in \(out)/ground-truth.json")
     }
 }

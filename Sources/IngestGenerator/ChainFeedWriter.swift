@@ -4,7 +4,7 @@ import IngestCore
 /// mapped CSV file, in a shuffled order, each pharmacy's rows and faults as
 /// its own `StockFeedWriter` would write them. The ground truth counts each
 /// pharmacy on its own, as the importer reports a chain file.
-struct ChainFeedWriter {
+struct ChainFeedWriter: Sendable {
     /// The chain's pharmacies (format `.chain`), in id order.
     let pharmacies: [StockFeedWriter]
     let seed: UInt64

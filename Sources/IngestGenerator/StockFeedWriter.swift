@@ -10,7 +10,7 @@ public enum GeneratedFormat: String, Sendable, CaseIterable {
 
 /// One pharmacy's stock, written in its format with faults injected at the
 /// chosen rate; the ground truth is counted from what is actually written.
-struct StockFeedWriter {
+public struct StockFeedWriter: Sendable {
     enum Fault: CaseIterable {
         case badPrice, badQuantity, badPackageCode, badGTIN, badFieldCount, missingName, duplicateKey
 
@@ -195,7 +195,8 @@ struct StockFeedWriter {
 
     // MARK: Mapped CSV
 
-    static let csvHeader = ["apteek", "apteegi_nimi", "kood", "pakend", "gtin", "nimetus", "tootja", "atc", "hind", "kogus", "kuupaev"]
+    /// The mapped CSV layout's columns, in order (`mapping` reads them).
+    public static let csvHeader = ["apteek", "apteegi_nimi", "kood", "pakend", "gtin", "nimetus", "tootja", "atc", "hind", "kogus", "kuupaev"]
 
     private func writeCSV(_ lines: [Line], into sink: inout ByteSink, truth: inout GroundTruth.Feed) {
         sink.append([0xEF, 0xBB, 0xBF])
@@ -226,7 +227,8 @@ struct StockFeedWriter {
         return fields.joined(separator: ";") + "\r\n"
     }
 
-    static let mapping = """
+    /// The mapping of the generated `chain_*.csv` feeds; tests use it for chain files of their own.
+    public static let mapping = """
     # Written by `ingest generate` for its chain_*.csv stock feeds (FEEDS.md §3).
     [match]
     filename = "chain_*.csv"

@@ -15,11 +15,19 @@ public struct ReportFormatter {
         var lines: [String] = []
         lines.append(report.dryRun ? "ingest dry run: nothing is published" : "ingest run")
         let nameWidth = max(4, report.feeds.map(\.file.count).max() ?? 4)
+        // A chain file has a line per pharmacy; the column tells them apart.
+        let pharmacyWidth = max(8, report.feeds.map { ($0.pharmacyID ?? "-").count }.max() ?? 8)
+        let adapterWidth = max(7, report.feeds.map { ($0.adapter ?? "-").count }.max() ?? 7)
+        func outcome(_ feed: FeedResult) -> String { feed.outcome.rawValue + (feed.reason.map { " (\($0))" } ?? "") }
+        let outcomeWidth = max(7, report.feeds.map { outcome($0).count }.max() ?? 7)
         func pad(_ text: String, _ width: Int) -> String { text + String(repeating: " ", count: max(0, width - text.count)) }
         func right(_ text: String, _ width: Int) -> String { String(repeating: " ", count: max(0, width - text.count)) + text }
-        lines.append(pad("FILE", nameWidth) + "  " + pad("ADAPTER", 20) + pad("OUTCOME", 13) + right("READ", 9) + right("ACCEPTED", 10) + right("REJECTED", 10))
+        let leading = nameWidth + 2 + pharmacyWidth + 2 + adapterWidth + 2 + outcomeWidth
+        lines.append(pad("FILE", nameWidth) + "  " + pad("PHARMACY", pharmacyWidth) + "  " + pad("ADAPTER", adapterWidth) + "  "
+            + pad("OUTCOME", outcomeWidth) + right("READ", 9) + right("ACCEPTED", 10) + right("REJECTED", 10))
         for feed in report.feeds {
-            lines.append(pad(feed.file, nameWidth) + "  " + pad(feed.adapter ?? "-", 20) + pad(feed.outcome.rawValue, 13)
+            lines.append(pad(feed.file, nameWidth) + "  " + pad(feed.pharmacyID ?? "-", pharmacyWidth) + "  " + pad(feed.adapter ?? "-", adapterWidth)
+                + "  " + pad(outcome(feed), outcomeWidth)
                 + right(String(feed.read), 9) + right(String(feed.accepted), 10) + right(String(feed.rejected), 10))
             if !feed.rejectsByReason.isEmpty {
                 let reasons = feed.rejectsByReason.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
@@ -32,7 +40,7 @@ public struct ReportFormatter {
         let totals = report.feeds.reduce(into: (read: 0, accepted: 0, rejected: 0)) {
             $0.read += $1.read; $0.accepted += $1.accepted; $0.rejected += $1.rejected
         }
-        lines.append(pad("total", nameWidth) + "  " + pad("", 20) + pad("", 13) + right(String(totals.read), 9)
+        lines.append(pad("total", leading) + right(String(totals.read), 9)
             + right(String(totals.accepted), 10) + right(String(totals.rejected), 10))
 
         lines += grouped("rejects by reason:", report.rejects, by: \.reason) { reject in

@@ -70,6 +70,29 @@ import Testing
         #expect(result.stderr.contains("\(temporary.path)/none"))
     }
 
+    @Test func aNamedMappingsFolderThatIsMissingStopsTheRunBeforeAnyFeedIsRead() throws {
+        let temporary = TemporaryDirectory()
+        let feeds = try feedsWithSamples(temporary)
+        let result = try CommandRunner.ingest(["--feeds", feeds, "--snapshots", "\(temporary.path)/s", "--mappings", "\(temporary.path)/mapings"])
+        #expect(result.status == ExitStatus.inputMissing.rawValue)
+        #expect(result.stderr == "ingest: mappings directory \(temporary.path)/mapings (--mappings) does not exist or is not a directory\n")
+        #expect(result.stdout.isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: "\(temporary.path)/s"))
+    }
+
+    @Test func asOfTakesADateOrAnISOTimeAndNothingElse() throws {
+        let temporary = TemporaryDirectory()
+        let feeds = try feedsWithSamples(temporary)
+        let bad = try CommandRunner.ingest(["--feeds", feeds, "--snapshots", "\(temporary.path)/s", "--as-of", "yesterday"])
+        #expect(bad.status == ExitStatus.usage.rawValue)
+        #expect(bad.stderr.contains("--as-of"))
+        let dated = try CommandRunner.ingest(["--feeds", feeds, "--snapshots", "\(temporary.path)/s", "--as-of", "2011-05-20"])
+        #expect(dated.status == 0)
+        let snapshot = try SnapshotQuery(SnapshotDirectory(path: "\(temporary.path)/s").currentPath)
+        #expect(snapshot.value("SELECT value FROM meta WHERE key = 'as_of'") == "2011-05-20T00:00:00+03:00")
+        #expect(snapshot.value("SELECT value FROM meta WHERE key = 'run_date'") == "2011-05-20")
+    }
+
     @Test func cannotWrite() throws {
         let temporary = TemporaryDirectory()
         // /proc takes no new directories, even for root.
