@@ -3,8 +3,11 @@ import Foundation
 import IngestCore
 
 /// RFC 4180 delimited files through libcsv: quoted fields with embedded
-/// delimiters, doubled quotes and newlines; CRLF or LF; an optional UTF-8
-/// BOM; blank lines skipped. Rows are handed over with the line they start on.
+/// delimiters, doubled quotes and newlines; CRLF, LF or CR-only line ends;
+/// an optional UTF-8 BOM; blank lines skipped. A quote inside an unquoted
+/// field is data (as Python's csv and spreadsheets read it); a quoted field
+/// that never closes fails the file, naming the line it opened on. Rows are
+/// handed over with the line they start on.
 public final class DelimitedFileReader {
     /// One row, valid only during the `onRow` call that receives it: its
     /// bytes live in the reader's buffer, which the next row overwrites.
@@ -24,11 +27,16 @@ public final class DelimitedFileReader {
 
     public let delimiter: UInt8
     public let quote: UInt8
+    /// The file's charset, as iconv names it; nil for UTF-8. Anything else
+    /// (and UTF-16 with a byte order mark, whatever is named) is turned into
+    /// UTF-8 before libcsv sees it, so rows always hold UTF-8.
+    public let encoding: String?
     static let firstChunkSize = 16 * 1024
 
-    public init(delimiter: UInt8 = UInt8(ascii: ","), quote: UInt8 = UInt8(ascii: "\"")) {
+    public init(delimiter: UInt8 = UInt8(ascii: ","), quote: UInt8 = UInt8(ascii: "\""), encoding: String? = nil) {
         self.delimiter = delimiter
         self.quote = quote
+        self.encoding = encoding.flatMap { TextTranscoder.isUTF8($0) ? nil : $0 }
     }
 
     /// State the C callbacks reach through libcsv's context pointer.
@@ -43,6 +51,8 @@ public final class DelimitedFileReader {
         var ranges: [Range<Int>] = []
         var line = 1
         var embeddedNewlines = 0
+        /// The last line end was a CR: a LF right after it ends the same line.
+        var afterCR = false
         var onRow: (Row) throws -> Void
         var error: Error?
         init(onRow: @escaping (Row) throws -> Void) {
@@ -57,17 +67,32 @@ public final class DelimitedFileReader {
                 if count + length > capacity { grow(to: count + length) }
                 (bytes + count).update(from: data.assumingMemoryBound(to: UInt8.self), count: length)
                 count += length
-                // Newlines inside quoted fields move the line count on.
-                var cursor = data
-                var left = length
-                while left > 0, let found = memchr(cursor, 10, left) {
-                    embeddedNewlines += 1
-                    let consumed = found - cursor + 1
-                    cursor = found + 1
-                    left -= consumed
+                // Line ends inside quoted fields move the line count on:
+                // LF and CRLF count once, a lone CR too (old spreadsheet exports).
+                if memchr(data, 13, length) != nil {
+                    embeddedNewlines += Self.lineEnds(in: UnsafeRawBufferPointer(start: data, count: length))
+                } else {
+                    var cursor = data
+                    var left = length
+                    while left > 0, let found = memchr(cursor, 10, left) {
+                        embeddedNewlines += 1
+                        let consumed = found - cursor + 1
+                        cursor = found + 1
+                        left -= consumed
+                    }
                 }
             }
             ranges.append(start..<count)
+        }
+
+        static func lineEnds(in bytes: UnsafeRawBufferPointer) -> Int {
+            var count = 0
+            var previous: UInt8 = 0
+            for byte in bytes {
+                if byte == 13 || (byte == 10 && previous != 13) { count += 1 }
+                previous = byte
+            }
+            return count
         }
 
         /// libcsv bounds a field (`ingest_csv_install_bounded_realloc`), so a row's bytes are bounded too.
@@ -84,11 +109,23 @@ public final class DelimitedFileReader {
             if !ranges.isEmpty, error == nil {
                 do { try onRow(Row(bytes: UnsafeBufferPointer(start: bytes, count: count), ranges: ranges, line: line)) } catch { self.error = error }
             }
+            let blank = ranges.isEmpty
             count = 0
             ranges.removeAll(keepingCapacity: true)
             line += embeddedNewlines
             embeddedNewlines = 0
-            if terminator == 10 { line += 1 }
+            // libcsv reports every line end (CSV_REPALL_NL): CR, LF, or both
+            // of a CRLF, the LF as a row of its own with no fields.
+            switch terminator {
+            case 13:
+                line += 1
+                afterCR = true
+            case 10:
+                if !(afterCR && blank) { line += 1 }
+                afterCR = false
+            default:
+                afterCR = false
+            }
         }
     }
 
@@ -120,19 +157,35 @@ public final class DelimitedFileReader {
         }
     }
 
-    /// The first row of `bytes` (a file's sample), for recognising a file by its header.
+    /// The first row of `bytes` (a file's sample), for recognising a file by
+    /// its header; its last field may be cut, which a header check tolerates.
     public func firstRow(of bytes: ArraySlice<UInt8>) -> [[UInt8]]? {
+        rows(of: bytes, limit: 1, wholeFile: true).first
+    }
+
+    /// Up to `limit` rows of a file's sample, quotes honoured, for recognising
+    /// a file by its header and first codes. Unless the sample is the whole
+    /// file, a last row whose end the sample did not reach is left out.
+    public func rows(of bytes: ArraySlice<UInt8>, limit: Int, wholeFile: Bool) -> [[[UInt8]]] {
         struct Done: Error {}
-        var first: [[UInt8]]?
-        // The sample may end inside the header's last field; cut at the first line end.
-        let end = bytes.firstIndex(of: 10).map { $0 + 1 } ?? bytes.endIndex
-        let line = Array(bytes[bytes.startIndex..<end])
+        var rows: [[[UInt8]]] = []
+        let sample = Array(bytes)
         do {
-            try parse(onRow: { row in first = row.fields; throw Done() }) { feed in
-                try line.withUnsafeBytes { try feed($0) }
+            try parse(onRow: { row in
+                rows.append(row.fields)
+                if rows.count > limit { throw Done() }
+            }) { feed in
+                try sample.withUnsafeBytes { try feed($0) }
             }
-        } catch {}
-        return first
+        } catch {
+            // The limit reached, or a sample cut inside a quoted field: the rows so far stand.
+        }
+        if rows.count > limit {
+            rows.removeLast(rows.count - limit)
+        } else if !wholeFile, !rows.isEmpty {
+            rows.removeLast()
+        }
+        return rows
     }
 
     /// Runs libcsv over what `produce` hands to `feed`, chunk by chunk.
@@ -145,7 +198,8 @@ public final class DelimitedFileReader {
     private func parse(escapingOnRow onRow: @escaping (Row) throws -> Void,
                        produce: ((UnsafeRawBufferPointer) throws -> Void) throws -> Void) throws {
         var parser = csv_parser()
-        guard csv_init(&parser, UInt8(CSV_STRICT | CSV_STRICT_FINI | CSV_REPALL_NL)) == 0 else {
+        // Not CSV_STRICT: it fails a file for a quote inside an unquoted field.
+        guard csv_init(&parser, UInt8(CSV_REPALL_NL)) == 0 else {
             throw FeedFailure(reason: .unreadable, message: "libcsv could not initialise")
         }
         defer { csv_free(&parser) }
@@ -163,23 +217,54 @@ public final class DelimitedFileReader {
         let rowCallback: @convention(c) (Int32, UnsafeMutableRawPointer?) -> Void = { terminator, context in
             Unmanaged<Context>.fromOpaque(context!)._withUnsafeGuaranteedRef { $0.endRow(terminator: terminator) }
         }
-        var first = true
-        try produce { chunk in
-            guard var start = chunk.baseAddress else { return }
-            var length = chunk.count
-            if first, length >= 3, chunk[0] == 0xEF, chunk[1] == 0xBB, chunk[2] == 0xBF {
-                start += 3
-                length -= 3
-            }
-            first = false
-            let parsed = csv_parse(&parser, start, length, fieldCallback, rowCallback, pointer)
+        func feedParser(_ chunk: UnsafeRawBufferPointer) throws {
+            guard let start = chunk.baseAddress, !chunk.isEmpty else { return }
+            let parsed = csv_parse(&parser, start, chunk.count, fieldCallback, rowCallback, pointer)
             if let error = context.error { throw error }
-            if parsed != length { throw failure(parser: &parser, line: context.line) }
+            if parsed != chunk.count { throw failure(parser: &parser, line: context.line) }
+        }
+        var first = true
+        var transcoder: TextTranscoder?
+        try produce { chunk in
+            var chunk = chunk
+            if first {
+                first = false
+                transcoder = try self.transcoder(for: chunk, skip: &chunk)
+            }
+            if let transcoder {
+                try transcoder.convert(chunk).withUnsafeBytes { try feedParser($0) }
+            } else {
+                try feedParser(chunk)
+            }
+        }
+        if let transcoder { try transcoder.finish().withUnsafeBytes { try feedParser($0) } }
+        if ingest_csv_in_open_quote(&parser) != 0 {
+            // The file ended inside a quoted field, opened on the row's first line.
+            throw FeedFailure(reason: .malformedCSV, message: "a quoted field opened on line \(context.line) is never closed", line: context.line)
         }
         if csv_fini(&parser, fieldCallback, rowCallback, pointer) != 0 {
             throw failure(parser: &parser, line: context.line)
         }
         if let error = context.error { throw error }
+    }
+
+    /// What turns the file into UTF-8, from its first bytes: a UTF-8 BOM is
+    /// dropped; a UTF-16 BOM picks the byte order (and is dropped); otherwise
+    /// the named encoding, if it is not UTF-8.
+    private func transcoder(for chunk: UnsafeRawBufferPointer, skip: inout UnsafeRawBufferPointer) throws -> TextTranscoder? {
+        if chunk.starts(with: [0xEF, 0xBB, 0xBF]) {
+            skip = UnsafeRawBufferPointer(rebasing: chunk[3...])
+            return nil
+        }
+        if let mark = TextTranscoder.byteOrderMark(chunk), encoding == nil || encoding!.uppercased().hasPrefix("UTF-16") || encoding!.uppercased().hasPrefix("UCS-2") {
+            skip = UnsafeRawBufferPointer(rebasing: chunk[mark.length...])
+            return TextTranscoder(charset: mark.charset)
+        }
+        guard let encoding else { return nil }
+        guard let transcoder = TextTranscoder(charset: encoding) else {
+            throw FeedFailure(reason: .unreadable, message: "iconv does not know the encoding '\(encoding)'")
+        }
+        return transcoder
     }
 
     private func failure(parser: inout csv_parser, line: Int) -> FeedFailure {

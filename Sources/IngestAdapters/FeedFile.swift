@@ -45,14 +45,15 @@ public struct FeedFile: Sendable, Hashable {
         sample.starts(with: [0xEF, 0xBB, 0xBF]) ? sample.dropFirst(3) : sample[...]
     }
 
-    /// The sample's first line, without BOM and line terminator.
+    /// The sample's first line, without BOM and line terminator (LF, CRLF or a lone CR).
     public var firstLine: ArraySlice<UInt8> {
         let body = sampleWithoutBOM
-        let end = body.firstIndex(of: 10) ?? body.endIndex
-        var line = body[..<end]
-        if line.last == 13 { line = line.dropLast() }
-        return line
+        let end = body.firstIndex { $0 == 10 || $0 == 13 } ?? body.endIndex
+        return body[..<end]
     }
+
+    /// The sample is the whole file: its last row is complete.
+    public var sampleIsWholeFile: Bool { Int64(sample.count) >= size }
 }
 
 import IngestCore

@@ -13,9 +13,10 @@ public struct PharmacyRegistryAdapter: FeedAdapter {
 
     public init() {}
 
+    /// By the header, quotes honoured (R's `write.csv` and pandas' `QUOTE_ALL` quote every name).
     public func recognises(_ file: FeedFile) -> Bool {
-        let header = String(decoding: file.firstLine, as: UTF8.self)
-        let columns = Set(header.split(separator: ",").map { $0.trimmed.lowercased() })
+        guard let header = DelimitedFileReader(delimiter: UInt8(ascii: ",")).firstRow(of: file.sampleWithoutBOM) else { return false }
+        let columns = Set(header.map { String(decoding: $0, as: UTF8.self).trimmed.lowercased() })
         return Self.required.allSatisfy(columns.contains) && columns.contains("region")
     }
 

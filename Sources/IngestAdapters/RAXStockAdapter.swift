@@ -83,7 +83,7 @@ public struct RAXStockAdapter: StockFeedAdapter {
             return state.header?.header
         }
         if output.failure == nil {
-            output.failure = state.trailerProblem(lastLine: state.lastLine)
+            output.failure = state.encodingProblem() ?? state.trailerProblem(lastLine: state.lastLine)
         }
         return state.header?.header
     }
@@ -97,6 +97,30 @@ public struct RAXStockAdapter: StockFeedAdapter {
         var lastLine = 0
         /// `ByteFields`' storage, reused from line to line.
         var fieldRanges: [Range<Int>] = []
+        /// The first line with a multi-byte UTF-8 sequence, and whether any
+        /// line has bytes that are not UTF-8: a file that is UTF-8 throughout
+        /// was saved in the wrong encoding and would be stored garbled
+        /// (`Å\u{A0}AMPOON`), its names unsearchable.
+        var firstUTF8Line: Int?
+        var notUTF8 = false
+
+        mutating func noteEncoding(_ bytes: UnsafeBufferPointer<UInt8>, line: Int) {
+            guard !notUTF8, bytes.contains(where: { $0 >= 0x80 }) else { return }
+            if UTF8Text.isValid(bytes) {
+                // A stray BOM alone (U+FEFF) garbles nothing: it is rejected on its own as `bad_encoding`.
+                let letters = String(decoding: bytes, as: UTF8.self).unicodeScalars.contains { $0.value > 0x7F && $0.value != 0xFEFF }
+                if firstUTF8Line == nil, letters { firstUTF8Line = line }
+            } else {
+                notUTF8 = true
+            }
+        }
+
+        func encodingProblem() -> FeedFailure? {
+            guard let line = firstUTF8Line, !notUTF8 else { return nil }
+            return FeedFailure(reason: .wrongEncoding,
+                               message: "the file is UTF-8 (multi-byte sequences from line \(line) on, and no byte that is not UTF-8); RAX exports are Windows-1257, so its text would be stored garbled",
+                               line: line)
+        }
 
         func trailerProblem(lastLine: Int) -> FeedFailure? {
             guard let trailer else {
@@ -126,6 +150,7 @@ public struct RAXStockAdapter: StockFeedAdapter {
         if number == 1, bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
             bytes = UnsafeBufferPointer(rebasing: bytes[3...]) // a BOM some tools add
         }
+        state.noteEncoding(bytes, line: number)
         if number == 1 {
             switch parseHeader(bytes) {
             case .success(let header):
@@ -292,4 +317,9 @@ public struct RAXStockAdapter: StockFeedAdapter {
             }
         }
     }
+}
+
+extension RejectReason {
+    /// A Windows-1257 format (RAX) whose file is valid multi-byte UTF-8.
+    public static let wrongEncoding = RejectReason(rawValue: "wrong_encoding")
 }

@@ -90,7 +90,10 @@ struct ReferenceData {
         let output = output.failure == nil ? output : output.rejectingAll()
         var result = FeedResult(file: file.name, size: file.size, sha256: PharmacyFeedParser.digest(file.path),
                                 kind: kind.rawValue, adapter: adapter.name, outcome: output.failure == nil ? .loaded : .rejected)
-        if let failure = output.failure { result.message = "\(failure.reason) at line \(failure.line): \(failure.message)" }
+        if let failure = output.failure {
+            result.reason = failure.reason.rawValue
+            result.message = "\(failure.reason) at line \(failure.line): \(failure.message)"
+        }
         result.count(output)
         report.feeds.append(result)
         report.rejects += output.rejects
@@ -117,6 +120,7 @@ struct ReferenceData {
             if list.output.failure != nil {
                 let whole = list.output.rejectingAll()
                 result.outcome = .rejected
+                result.reason = list.output.failure?.reason.rawValue
                 result.message = list.output.failure.map { "\($0.reason) at line \($0.line): \($0.message)" }
                 result.count(whole)
                 report.rejects += whole.rejects

@@ -20,22 +20,26 @@ extension SnapshotWriter {
         for entry in codes { try insert.run(.text(entry.code), .text(entry.name)) }
     }
 
-    /// ATC groups; `child_count` and `item_count` are derived once items are in
-    /// (`deriveATCCounts`).
+    /// ATC groups with their `child_count`, counted here from the rows (a
+    /// subquery on `parent` before its index exists scanned the table once
+    /// per group: 7,000 groups took half a minute); `item_count` is derived
+    /// once items are in (`deriveATCCounts`).
     public func writeATC(_ rows: [ATCRow]) throws {
-        let insert = try database.cachedStatement("INSERT INTO atc(code, name, level, parent, child_count, item_count) VALUES (?, ?, ?, ?, 0, 0)")
-        for row in rows { try insert.run(.text(row.code), .text(row.name), .int(Int64(row.level)), .text(row.parent)) }
+        var children: [String: Int64] = [:]
+        for row in rows { if let parent = row.parent { children[parent, default: 0] += 1 } }
+        let insert = try database.cachedStatement("INSERT INTO atc(code, name, level, parent, child_count, item_count) VALUES (?, ?, ?, ?, ?, 0)")
+        for row in rows {
+            try insert.run(.text(row.code), .text(row.name), .int(Int64(row.level)), .text(row.parent), .int(children[row.code, default: 0]))
+        }
     }
 
     /// `item_count`: distinct items whose ATC code lies under the group at any
-    /// depth (a prefix match on the items_by_atc index; ATC codes are
-    /// upper-case letters and digits, all sorting before `~`).
+    /// depth (a prefix match on the items_by_atc index, one range per group;
+    /// ATC codes are upper-case letters and digits, all sorting before `~`).
     public func deriveATCCounts() throws {
         try database.execute("CREATE INDEX IF NOT EXISTS items_by_atc ON items(atc)")
         try database.execute("""
-            UPDATE atc SET
-                child_count = (SELECT count(*) FROM atc AS child WHERE child.parent = atc.code),
-                item_count = (SELECT count(*) FROM items WHERE items.atc >= atc.code AND items.atc < atc.code || '~')
+            UPDATE atc SET item_count = (SELECT count(*) FROM items WHERE items.atc >= atc.code AND items.atc < atc.code || '~')
             """)
     }
 

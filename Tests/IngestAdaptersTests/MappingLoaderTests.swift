@@ -67,7 +67,7 @@ import Testing
         cases.append((edit("exported_at = \"date\"", ""), "columns.exported_at"))
         cases.append((edit("dd.MM.yyyy", "dd.QQ.yyyy"), "format.date_format"))
         cases.append((edit("filename = \"chain_*.csv\"", ""), "match"))
-        cases.append((edit("[format]", "[format]\nencoding = \"latin1\""), "format.encoding"))
+        cases.append((edit("[format]", "[format]\nencoding = \"klingon-8\""), "format.encoding"))
         cases.append((edit("[format]", "[format]\ntype = \"json\""), "format.type"))
         return cases
     }()

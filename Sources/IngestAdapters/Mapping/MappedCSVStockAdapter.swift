@@ -25,41 +25,16 @@ public struct MappedCSVStockAdapter: ChainFeedAdapter {
     public func recognises(_ file: FeedFile) -> Bool {
         if let glob = mapping.fileNameGlob, fnmatch(glob, file.name, 0) != 0 { return false }
         guard !mapping.requiredColumns.isEmpty else { return true }
-        let reader = DelimitedFileReader(delimiter: settings.delimiter, quote: settings.quote)
+        let reader = DelimitedFileReader(delimiter: settings.delimiter, quote: settings.quote, encoding: mapping.encoding)
         guard let header = reader.firstRow(of: file.sample[...]) else { return false }
         let names = Set(header.compactMap { decode($0)?.trimmed })
         return mapping.requiredColumns.allSatisfy(names.contains)
     }
 
-    func decode(_ buffer: UnsafeBufferPointer<UInt8>) -> String? {
-        switch mapping.encoding {
-        case .utf8: return Self.utf8(buffer)
-        case .windows1257: return Windows1257.shared.decode(buffer)
-        }
-    }
+    /// Rows are UTF-8 whatever the file's charset: the reader transcodes.
+    func decode(_ buffer: UnsafeBufferPointer<UInt8>) -> String? { UTF8Text.string(buffer) }
 
     func decode(_ bytes: [UInt8]) -> String? { bytes.withUnsafeBufferPointer { decode($0) } }
-
-    /// Validated UTF-8 without NUL; plain ASCII skips validation.
-    ///
-    /// Not `String(validating:as:)`: it is generic over the encoding and
-    /// the sequence and ran unspecialised here, looking up type metadata on
-    /// every call (callgrind: a tenth of a mapped parse). `String(decoding:)`
-    /// replaces each invalid sequence with U+FFFD, so the text is valid
-    /// exactly when its bytes come out unchanged.
-    static func utf8(_ buffer: UnsafeBufferPointer<UInt8>) -> String? {
-        var ascii = true
-        for byte in buffer {
-            if byte == 0 { return nil }
-            if byte >= 0x80 { ascii = false }
-        }
-        var text = String(decoding: buffer, as: UTF8.self)
-        if ascii { return text }
-        let unchanged = text.withUTF8 { decoded in
-            decoded.count == buffer.count && memcmp(decoded.baseAddress!, buffer.baseAddress!, buffer.count) == 0
-        }
-        return unchanged ? text : nil
-    }
 
     public func readHeader(_ file: FeedFile) throws(FeedFailure) -> StockFeedHeader {
         var output = FeedOutput<StockOffer>(file: file.name)
@@ -108,12 +83,12 @@ public struct MappedCSVStockAdapter: ChainFeedAdapter {
         var headerFailure: FeedFailure?
         var result = output
         do {
-            try DelimitedFileReader(delimiter: delimiter, quote: quote).read(path: file.path) { row in
+            try DelimitedFileReader(delimiter: delimiter, quote: quote, encoding: mapping.encoding).read(path: file.path) { row in
                 if hasHeader, headerCount == nil {
                     var columnIndex: [String: Int] = [:]
                     for index in 0..<row.count {
                         guard let name = decode(row.field(index))?.trimmed else {
-                            throw FeedFailure(reason: .badEncoding, message: "header column \(index + 1) is not \(mapping.encoding.rawValue) text", line: row.line)
+                            throw FeedFailure(reason: .badEncoding, message: "header column \(index + 1) is not \(mapping.encoding) text", line: row.line)
                         }
                         columnIndex[name] = index
                         columnName[index] = name
@@ -151,7 +126,7 @@ public struct MappedCSVStockAdapter: ChainFeedAdapter {
                     return
                 }
                 if let name = undecodable {
-                    records.rejectRow(line: row.line, reason: .badEncoding, message: "\(name) is not \(mapping.encoding.rawValue) text",
+                    records.rejectRow(line: row.line, reason: .badEncoding, message: "\(name) is not \(mapping.encoding) text",
                                       field: name, output: &result)
                     return
                 }

@@ -162,12 +162,10 @@ public enum MappingLoader {
             }
 
             let encodingName = try string("format", "encoding") ?? "UTF-8"
-            let encoding: StockFeedMapping.TextEncoding
-            switch encodingName.uppercased().replacingOccurrences(of: "_", with: "-") {
-            case "UTF-8", "UTF8": encoding = .utf8
-            case "WINDOWS-1257", "CP1257": encoding = .windows1257
-            default: throw fail("format.encoding", "must be UTF-8 or Windows-1257, not '\(encodingName)'")
+            guard TextTranscoder.isUTF8(encodingName) || TextTranscoder.knows(encodingName) else {
+                throw fail("format.encoding", "'\(encodingName)' is not a charset iconv knows (UTF-8, windows-1252, iso-8859-13, utf-16, …)")
             }
+            let encoding = encodingName
             let decimal = try singleByte("format", "decimal_separator", default: ".")
             guard decimal == UInt8(ascii: ",") || decimal == UInt8(ascii: ".") else {
                 throw fail("format.decimal_separator", "must be \",\" or \".\"")

@@ -11,11 +11,6 @@ public struct StockFeedMapping: Sendable {
         case xml(recordElement: String, namespace: String?)
     }
 
-    public enum TextEncoding: String, Sendable {
-        case utf8 = "UTF-8"
-        case windows1257 = "Windows-1257"
-    }
-
     /// Where a value comes from: a column (name, 1-based number, or XML path),
     /// a capture of the file name, or a fixed value.
     public enum Source: Sendable, Hashable {
@@ -32,7 +27,8 @@ public struct StockFeedMapping: Sendable {
     /// Header columns (delimited) that must all be present for the file to be claimed.
     public let requiredColumns: [String]
     public let layout: Layout
-    public let encoding: TextEncoding
+    /// The file's charset as iconv names it (`UTF-8`, `windows-1252`, `utf-16`).
+    public let encoding: String
     public let decimalSeparator: UInt8
     public let dateFormat: MappedDateFormat
     public let timeZone: TimeZone

@@ -8,17 +8,16 @@ import IngestCore
 enum CodeListKind {
     case atc, icd10
 
+    /// By the header and the first codes, read as the file is (quotes,
+    /// BOM and any line ends honoured): a quoted `"A00"` is the code `A00`.
     static func sniff(_ file: FeedFile) -> CodeListKind? {
         let reader = DelimitedFileReader(delimiter: UInt8(ascii: ";"))
-        guard let header = reader.firstRow(of: file.sampleWithoutBOM),
+        let rows = reader.rows(of: file.sampleWithoutBOM, limit: 512, wholeFile: file.sampleIsWholeFile)
+        guard let header = rows.first ?? reader.firstRow(of: file.sampleWithoutBOM),
               header.map({ String(decoding: $0, as: UTF8.self).trimmed.lowercased() }) == ["code", "name"] else { return nil }
-        var body = file.sampleWithoutBOM.drop(while: { $0 != 10 }).dropFirst()
-        if file.sample.count == FeedFile.sampleSize, let lastNewline = body.lastIndex(of: 10) {
-            body = body[..<lastNewline] // the last line may be cut
-        }
-        let codes = body.split(separator: 10).compactMap { line -> String? in
-            let code = line.prefix { $0 != UInt8(ascii: ";") }
-            return code.isEmpty ? nil : String(decoding: code, as: UTF8.self).trimmed
+        let codes = rows.dropFirst().compactMap { row -> String? in
+            guard let code = row.first, !code.isEmpty else { return nil }
+            return String(decoding: code, as: UTF8.self).trimmed
         }
         if codes.contains(where: { $0.contains(".") }) { return .icd10 }
         if codes.contains(where: { [1, 4, 5, 7].contains($0.count) }) { return .atc }
@@ -34,12 +33,15 @@ enum CodeListKind {
             var headerSeen = false
             try DelimitedFileReader(delimiter: UInt8(ascii: ";")).read(path: file.path) { row in
                 if !headerSeen { headerSeen = true; return }
+                let code = String(validating: row.fields[0], as: UTF8.self)
+                // The key names the row wherever the code could be read.
+                let key = code?.trimmed.uppercased() ?? ""
                 guard row.fields.count == 2 else {
-                    output.reject(line: row.line, key: "", reason: .badFieldCount, message: "row has \(row.fields.count) fields, expected code;name")
+                    output.reject(line: row.line, key: key, reason: .badFieldCount, message: "row has \(row.fields.count) fields, expected code;name")
                     return
                 }
-                guard let code = String(validating: row.fields[0], as: UTF8.self), let name = String(validating: row.fields[1], as: UTF8.self) else {
-                    output.reject(line: row.line, key: "", reason: .badEncoding, message: "row is not UTF-8 text")
+                guard let code, let name = String(validating: row.fields[1], as: UTF8.self) else {
+                    output.reject(line: row.line, key: key, reason: .badEncoding, message: "row is not UTF-8 text")
                     return
                 }
                 output.row(code: code.trimmed.uppercased(), name: name.trimmed, line: row.line)
