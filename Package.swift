@@ -100,7 +100,7 @@ let package = Package(
         .testTarget(name: "IngestAdaptersTests", dependencies: ["IngestAdapters", "IngestTestSupport"]),
         .testTarget(name: "IngestSnapshotTests", dependencies: ["IngestSnapshot", "IngestTestSupport", "CSQLite"]),
         .testTarget(name: "IngestPipelineTests", dependencies: ["IngestPipeline", "IngestGenerator", "IngestTestSupport", "CSQLite"]),
-        .testTarget(name: "IngestCLITests", dependencies: ["IngestCLI", "IngestCore", "IngestTestSupport", "IngestSnapshot", "CSQLite"]),
+        .testTarget(name: "IngestCLITests", dependencies: ["IngestCLI", "IngestCore", "IngestGenerator", "IngestTestSupport", "IngestSnapshot", "CSQLite"]),
         .testTarget(name: "IngestGeneratorTests", dependencies: ["IngestGenerator", "IngestPipeline", "IngestSnapshot", "IngestTestSupport", "CSQLite"]),
     ]
 )

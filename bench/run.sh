@@ -145,6 +145,22 @@ awk -v mb="$(du -m "$chain"/feeds/chain_all*.csv | cut -f1)" -v w="$wall" -v r="
   'BEGIN { printf "| %d | %d | %.2f | %.0f |\n", mb, 2000000, w, r / 1024 }'
 
 echo
+echo "## Reference data at real size (one run each, dry runs over the sample Noom feed)"
+# Generated lists of WHO's sizes (bench/reference_lists.py): the ATC and
+# ICD-10 steps must add well under a second, growing no faster than n log n.
+ref="$WORK/reference"
+rm -rf "$ref"; mkdir -p "$ref/none" "$ref/lists"
+cp feeds/noom_5061_20240519.xml "$ref/none/"
+cp feeds/noom_5061_20240519.xml "$ref/lists/"
+python3 bench/reference_lists.py "$ref/lists"
+read -r bare _ _ < <(measure "$INGEST" --feeds "$ref/none" --snapshots "$ref/s" --dry-run)
+read -r lists _ _ < <(measure "$INGEST" --feeds "$ref/lists" --snapshots "$ref/s" --dry-run)
+echo "| feeds | wall s |"
+echo "| --- | --- |"
+echo "| one Noom feed | $bare |"
+echo "| the same with $(($(wc -l < "$ref/lists/atc.csv") - 1)) ATC groups and $(($(wc -l < "$ref/lists/icd10.csv") - 1)) ICD-10 codes | $lists |"
+
+echo
 echo "## Parsers alone (ingest check, records counted not kept, one thread)"
 echo "| format | files | MB | seconds | MB/s |"
 echo "| --- | --- | --- | --- | --- |"

@@ -2,78 +2,56 @@ import ArgumentParser
 import Foundation
 import IngestAdapters
 import IngestCore
+import IngestPipeline
 
-/// `ingest check FILE…`: run files through their adapters without building
-/// anything: what a feed holds, what would be rejected and why. Records are
-/// counted, not kept, so a feed of any size is checked in flat memory.
+/// `ingest check FILE…`: the import's judgement of each file without
+/// building anything (`FeedCheck`): the same outcome and counts a run would
+/// give it, what would be rejected and why. Records are counted, not kept,
+/// so a feed of any size is checked in flat memory.
 struct CheckCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "check",
-        abstract: "Parse feed files with their adapters and report counts and rejects; nothing is written.",
-        discussion: ExitStatus.helpText
+        abstract: "Judge feed files as the import would (outcome, counts, rejects); nothing is written.",
+        discussion: "Exits \(ExitStatus.fileRejected.rawValue) when any file would be rejected whole, is unrecognised or cannot be read.\n\n"
+            + ExitStatus.helpText
     )
 
     @OptionGroup var mappingsOptions: MappingsOptions
+
+    @Flag(name: .long, help: "List every reject, not the first five per reason.")
+    var all = false
+
+    @Option(name: .long, help: "A stock feed rejecting more than this percent of its records is rejected whole (as in the import).")
+    var maxRejectRate = 5
+
+    @Option(name: .long, help: ArgumentHelp("The run's time, as for the import (exports dated over a day later are rejected).", valueName: "time"))
+    var asOf: AsOfTime?
 
     @Argument(help: "Feed files to check.")
     var files: [String]
 
     func validate() throws {
         if files.isEmpty { throw ValidationError("name at least one file") }
+        guard (0...100).contains(maxRejectRate) else { throw ValidationError("--max-reject-rate is a percentage from 0 to 100") }
     }
 
     func run() throws {
         let catalog = try mappingsOptions.loadCatalog()
-        var worst = ExitStatus.success
-        for path in files {
-            let name = (path as NSString).lastPathComponent
-            let file: FeedFile
-            do { file = try FeedFile.open(path: path, name: name) } catch {
-                print("\(name): \(error.reason): \(error.message)")
-                worst = .inputMissing
-                continue
-            }
-            let claim: AdapterCatalog.Claim
-            do { claim = try catalog.claim(file) } catch {
-                print("\(name): \(error)")
-                worst = .configuration
-                continue
-            }
-            switch claim {
-            case .stock(let adapter):
-                var output = FeedOutput<StockOffer>(file: name, retainsRecords: false)
-                let header = adapter.parse(file, into: &output)
-                report(name, adapter: adapter.name, output: output, detail: header.map { "pharmacy \($0.pharmacyID), exported \($0.exportedAt.iso8601)" })
-            case .pharmacyRegistry(let adapter):
-                report(name, adapter: adapter.name, output: adapter.parse(file), detail: nil)
-            case .reimbursementList(let adapter):
-                let (output, validFrom) = adapter.parse(file)
-                report(name, adapter: adapter.name, output: output, detail: validFrom.map { "valid from \($0)" })
-            case .atc(let adapter):
-                report(name, adapter: adapter.name, output: adapter.parse(file), detail: nil)
-            case .icd10(let adapter):
-                report(name, adapter: adapter.name, output: adapter.parse(file), detail: nil)
-            case .gs1(let adapter):
-                report(name, adapter: adapter.name, output: adapter.parse(file), detail: nil)
-            case .unrecognised:
-                print("\(name): unrecognised (no adapter claims it)")
-            }
+        let rules: PatientPriceRules?
+        do { rules = try PatientPriceRulesLoader.load(directory: mappingsOptions.mappings) } catch {
+            printError("ingest: configuration error: \(error)")
+            throw ExitStatus.configuration.exitCode
         }
-        if worst != .success { throw worst.exitCode }
-    }
-
-    private func report<Record>(_ name: String, adapter: String, output: FeedOutput<Record>, detail: String?) {
-        let outcome = output.failure.map { "REJECTED WHOLE: \($0.reason) at line \($0.line): \($0.message)" } ?? "ok"
-        print("\(name): \(adapter)\(detail.map { ", \($0)" } ?? ""): \(outcome)")
-        print("  read \(output.read), accepted \(output.accepted), rejected \(output.rejected)"
-              + (output.warnings.isEmpty ? "" : ", warnings \(output.warnings.count)"))
-        let byReason = Dictionary(grouping: output.rejects, by: \.reason)
-        for reason in byReason.keys.sorted() {
-            print("  \(reason): \(byReason[reason]!.count)")
-            for reject in byReason[reason]!.prefix(3) {
-                print("    line \(reject.line) [\(reject.key)] \(reject.field.map { "\($0): " } ?? "")\(reject.message)")
-            }
+        var check = FeedCheck()
+        check.gates = QualityGates(maxRejectRatePercent: maxRejectRate)
+        if let asOf { check.asOf = asOf.date }
+        let report: RunReport
+        do { report = try check.run(files: files, catalog: catalog, rules: rules) } catch {
+            printError("ingest: \(error)")
+            throw ImportCommand.status(for: error).exitCode
         }
+        print(ReportFormatter(samplesPerReason: all ? .max : 5).formatCheck(report), terminator: "")
+        if !FeedCheck.failed(report).isEmpty { throw ExitStatus.fileRejected.exitCode }
     }
 }
 

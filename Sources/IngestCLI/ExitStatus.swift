@@ -6,6 +6,7 @@ enum ExitStatus: Int32, CaseIterable {
     case success = 0
     case internalError = 1
     case gateFailed = 3
+    case fileRejected = 4
     case usage = 64
     case emptyResult = 65
     case inputMissing = 66
@@ -20,6 +21,7 @@ enum ExitStatus: Int32, CaseIterable {
         case .success: return "the snapshot was published (or the dry run finished)"
         case .internalError: return "an unexpected internal error"
         case .gateFailed: return "a quality gate failed; nothing was published (--force overrides)"
+        case .fileRejected: return "check: a file would be rejected whole or is unrecognised"
         case .usage: return "the command line is wrong"
         case .emptyResult: return "no stock feed loaded any offer; nothing was published"
         case .inputMissing: return "a named input is missing (feeds or mappings folder, file, version)"

@@ -14,14 +14,16 @@ public struct StockOffer: Sendable, Hashable {
     public var activeSubstance: String?
     /// Shelf price including VAT, euro cents.
     public var priceCents: Int64
-    public var quantity: Int64
+    /// Units in stock; nil where the feed reports no stock levels (a
+    /// sister site's price list), never a made-up number.
+    public var quantity: Int64?
     /// Line (or element index) in the feed, for messages.
     public var line: Int
 
     public init(
         aptcode: String, packageCode: String? = nil, gtin: String? = nil, name: String,
         producer: String? = nil, atc: String? = nil, activeSubstance: String? = nil,
-        priceCents: Int64, quantity: Int64, line: Int
+        priceCents: Int64, quantity: Int64?, line: Int
     ) {
         self.aptcode = aptcode
         self.packageCode = packageCode

@@ -17,6 +17,18 @@ struct FeedInventory {
 
     let entries: [Entry]
 
+    /// Files named one by one (`ingest check`), in the order given.
+    init(files: [String]) {
+        entries = files.map { path in
+            let name = (path as NSString).lastPathComponent
+            do throws(FeedFailure) {
+                return Entry(name: name, path: path, file: try FeedFile.open(path: path, name: name))
+            } catch {
+                return Entry(name: name, path: path, skipped: error.message)
+            }
+        }
+    }
+
     init(directory: String) throws {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {

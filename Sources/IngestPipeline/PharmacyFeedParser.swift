@@ -15,6 +15,9 @@ struct PharmacyFeedParser: Sendable {
     /// The run's time (`--as-of`): an export more than a day after it is `export_in_future`.
     var asOf: ExportTimestamp?
 
+    /// Off for `ingest check`: records are counted, not kept, so a feed of any size costs flat memory.
+    var retainsRecords = true
+
     /// How far ahead of the run's time an export may be dated (clock skew, time zones).
     static let futureTolerance: Int64 = 24 * 3600
 
@@ -51,7 +54,7 @@ struct PharmacyFeedParser: Sendable {
                 result.feeds.append(feed)
                 continue
             }
-            var output = FeedOutput<StockOffer>(file: file.name)
+            var output = FeedOutput<StockOffer>(file: file.name, retainsRecords: retainsRecords)
             let header: StockFeedHeader?
             if let part = candidate.part {
                 do {
@@ -90,6 +93,9 @@ struct PharmacyFeedParser: Sendable {
                 // Exports are usually in aptcode order already: check before sorting.
                 let records = output.records
                 result.offers = Self.isInKeyOrder(records) ? records : records.sorted { precedesInByteOrder($0.aptcode, $1.aptcode) }
+                if !records.isEmpty, records.allSatisfy({ $0.quantity == nil }) {
+                    feed.message = "stock not reported: a price list, its \(records.count) offers have no quantity (NULL)"
+                }
             }
             feed.count(output)
             result.rejects += output.rejects

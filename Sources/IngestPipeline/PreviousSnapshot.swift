@@ -88,7 +88,7 @@ final class PreviousSnapshot {
         statement.bind(pharmacyID, at: 1)
         var rows: [OfferRow] = []
         while try statement.step() {
-            rows.append(OfferRow(aptcode: statement.string(0) ?? "", priceCents: statement.int64(1), quantity: statement.int64(2)))
+            rows.append(OfferRow(aptcode: statement.string(0) ?? "", priceCents: statement.int64(1), quantity: statement.isNull(2) ? nil : statement.int64(2)))
         }
         return rows
     }

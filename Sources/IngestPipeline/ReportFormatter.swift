@@ -12,8 +12,16 @@ public struct ReportFormatter {
     }
 
     public func format(_ report: RunReport) -> String {
-        var lines: [String] = []
-        lines.append(report.dryRun ? "ingest dry run: nothing is published" : "ingest run")
+        format(report, title: report.dryRun ? "ingest dry run: nothing is published" : "ingest run", publishing: true)
+    }
+
+    /// `ingest check`: the files, their rejects and warnings; nothing about a snapshot.
+    public func formatCheck(_ report: RunReport) -> String {
+        format(report, title: "ingest check: nothing is written", publishing: false)
+    }
+
+    private func format(_ report: RunReport, title: String, publishing: Bool) -> String {
+        var lines: [String] = [title]
         let nameWidth = max(4, report.feeds.map(\.file.count).max() ?? 4)
         // A chain file has a line per pharmacy; the column tells them apart.
         let pharmacyWidth = max(8, report.feeds.map { ($0.pharmacyID ?? "-").count }.max() ?? 8)
@@ -71,6 +79,7 @@ public struct ReportFormatter {
             lines.append("")
             lines += report.forcedGates.map { "FORCED past \($0)" }
         }
+        guard publishing else { return lines.joined(separator: "\n") + "\n" }
         lines.append("")
         let counts = ["pharmacies", "items", "offers"].map { "\($0) \(report.rowCounts[$0, default: 0])" }.joined(separator: ", ")
         if let version = report.publishedVersion {

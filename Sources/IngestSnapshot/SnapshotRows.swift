@@ -3,14 +3,15 @@
 public struct OfferRow: Sendable {
     public var aptcode: String
     public var priceCents: Int64
-    public var quantity: Int64
+    /// nil where the feed reports no stock levels (a price list).
+    public var quantity: Int64?
     public var limitPriceCents: Int64?
     public var price50Cents: Int64?
     public var price75Cents: Int64?
     public var price90Cents: Int64?
     public var price100Cents: Int64?
 
-    public init(aptcode: String, priceCents: Int64, quantity: Int64, limitPriceCents: Int64? = nil,
+    public init(aptcode: String, priceCents: Int64, quantity: Int64?, limitPriceCents: Int64? = nil,
                 price50Cents: Int64? = nil, price75Cents: Int64? = nil, price90Cents: Int64? = nil, price100Cents: Int64? = nil) {
         self.aptcode = aptcode
         self.priceCents = priceCents

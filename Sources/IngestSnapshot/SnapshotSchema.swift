@@ -19,7 +19,7 @@ public enum SnapshotSchema {
     ) WITHOUT ROWID;
     CREATE TABLE offers(
         pharmacy_id TEXT NOT NULL, aptcode TEXT NOT NULL, price_cents INTEGER NOT NULL,
-        quantity INTEGER NOT NULL, limit_price_cents INTEGER, price_50_cents INTEGER,
+        quantity INTEGER, limit_price_cents INTEGER, price_50_cents INTEGER,
         price_75_cents INTEGER, price_90_cents INTEGER, price_100_cents INTEGER,
         PRIMARY KEY (pharmacy_id, aptcode)
     ) WITHOUT ROWID;

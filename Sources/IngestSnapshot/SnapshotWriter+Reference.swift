@@ -65,7 +65,7 @@ extension SnapshotWriter {
         select.bind(pharmacyID, at: 1)
         select.bind(aptcode, at: 2)
         guard try select.step() else { return nil }
-        return OfferRow(aptcode: aptcode, priceCents: select.int64(0), quantity: select.int64(1),
+        return OfferRow(aptcode: aptcode, priceCents: select.int64(0), quantity: select.isNull(1) ? nil : select.int64(1),
                         limitPriceCents: select.isNull(2) ? nil : select.int64(2))
     }
 

@@ -84,4 +84,63 @@ import Testing
         let (output, _) = try parse(xml)
         #expect(output.failure?.reason == .unsafeXML)
     }
+
+    /// A list shaped like the Swiss Spezialitätenliste: the name and ATC on
+    /// the product, a price on each of its packs, the date on the root; no
+    /// stock levels (a price list).
+    static let outerMapping = """
+    [match]
+    filename = "sl_*.xml"
+    [format]
+    type = "xml"
+    record_element = "Pack"
+    decimal_separator = "."
+    date_format = "dd.MM.yyyy"
+    [prices]
+    currency = "EUR"
+    includes_vat = true
+    [pharmacy]
+    id = "9001"
+    [columns]
+    aptcode = "@PackId"
+    name = "../../NameDe"
+    atc = "../../AtcCode"
+    producer = "../../Maker/@name"
+    package_code = "../../@Code"
+    price = "Prices/PublicPrice/Price"
+    gtin = "GTIN"
+    exported_at = "/Preparations/@ReleaseDate"
+    """
+
+    @Test func pathsReachAncestorsAndTheRootAndQuantityMayBeLeftOut() throws {
+        let xml = """
+        <?xml version="1.0"?>
+        <Preparations ReleaseDate="01.12.2013">
+          <Preparation Code="1144976">
+            <NameDe>Varilrix</NameDe><AtcCode>j07bk01</AtcCode><Maker name="GSK"/>
+            <Packs>
+              <Pack PackId="14418"><GTIN>4740086000124</GTIN><Prices><PublicPrice><Price>66.5</Price></PublicPrice></Prices></Pack>
+              <Pack PackId="14419"><Prices><PublicPrice><Price>9</Price></PublicPrice></Prices></Pack>
+            </Packs>
+          </Preparation>
+          <Preparation>
+            <NameDe>Ohne Code</NameDe>
+            <Packs><Pack PackId="20001"><Prices><PublicPrice><Price>1.05</Price></PublicPrice></Prices></Pack></Packs>
+          </Preparation>
+        </Preparations>
+        """
+        let directory = TemporaryDirectory()
+        let adapter = MappedXMLStockAdapter(mapping: try MappingLoader.load(path: directory.write("sl.mapping.toml", text: Self.outerMapping)))
+        let (output, header) = try AdapterHarness.parse(adapter, bytes: Array(xml.utf8), name: "sl_1.xml", expectRecognised: true)
+        #expect(output.failure == nil)
+        #expect(header?.exportedAt.localDate == "2013-12-01" && header?.pharmacyID == "9001")
+        #expect(output.records.map(\.aptcode) == ["14418", "14419", "20001"])
+        #expect(output.records.map(\.name) == ["Varilrix", "Varilrix", "Ohne Code"])
+        #expect(output.records.map(\.atc) == ["J07BK01", "J07BK01", nil])
+        #expect(output.records.map(\.producer) == ["GSK", "GSK", nil])
+        // The second product has no code of its own: the first one's does not leak into it.
+        #expect(output.records.map(\.packageCode) == ["1144976", "1144976", nil])
+        #expect(output.records.map(\.priceCents) == [6650, 900, 105])
+        #expect(output.records.map(\.quantity) == [nil, nil, nil])
+    }
 }

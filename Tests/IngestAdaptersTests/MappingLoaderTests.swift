@@ -56,7 +56,7 @@ import Testing
         cases.append((edit("[prices]", "[prices]\nround = \"up\""), "prices.round"))
         cases.append((valid + "\n[extras]\nx = 1", "extras"))
         cases.append((edit("aptcode = \"code\"\n", ""), "columns.aptcode"))
-        cases.append((edit("quantity = \"qty\"\n", ""), "columns.quantity"))
+        cases.append((edit("price = \"price\"\n", ""), "columns.price"))
         cases.append((edit("delimiter = \";\"", "delimiter = \";;\""), "format.delimiter"))
         cases.append((edit("delimiter = \";\"", "delimiter = \"\\n\""), "format.delimiter"))
         cases.append((edit("delimiter = \";\"", "delimiter = \"\\\"\""), "format.quote"))

@@ -6,11 +6,14 @@ import IngestCore
 /// pharmacy instead of all its offers in memory.
 ///
 /// The format is private to one run (written and read by the same binary):
-/// per offer, three little-endian `Int64` (line, price, quantity) and seven
+/// per offer, three little-endian `Int64` (line, price, quantity or
+/// `Int64.min` for none) and seven
 /// strings, each a `UInt32` byte count (`UInt32.max` for nil) and its UTF-8.
 public enum OfferSpill {
     static let bufferSize = 32 * 1024
     private static let absent = UInt32.max
+    /// A quantity the feed did not report (no stock count is negative).
+    static let noQuantity = Int64.min
 
     /// Appends offers to one spill file. The file is opened per flush, not
     /// held open: a chain of thousands of pharmacies must not run out of
@@ -27,7 +30,7 @@ public enum OfferSpill {
         public mutating func append(_ offer: StockOffer) throws(POSIXFailure) {
             integer(Int64(offer.line))
             integer(offer.priceCents)
-            integer(offer.quantity)
+            integer(offer.quantity ?? OfferSpill.noQuantity)
             for text in [offer.aptcode, offer.packageCode, offer.gtin, offer.name, offer.producer, offer.atc, offer.activeSubstance] {
                 string(text)
             }
@@ -86,7 +89,8 @@ public enum OfferSpill {
             let atc = try reader.string()
             let substance = try reader.string()
             try body(StockOffer(aptcode: aptcode, packageCode: packageCode, gtin: gtin, name: name, producer: producer, atc: atc,
-                                activeSubstance: substance, priceCents: price, quantity: quantity, line: Int(line)))
+                                activeSubstance: substance, priceCents: price, quantity: quantity == noQuantity ? nil : quantity,
+                                line: Int(line)))
         }
     }
 

@@ -36,5 +36,6 @@ public enum CanonicalField: String, Sendable, CaseIterable, Hashable {
     }
 
     /// Every stock record needs these.
-    static let required: [CanonicalField] = [.aptcode, .name, .price, .quantity]
+    /// `quantity` may be left out: a price list without stock levels (FEEDS.md §3).
+    static let required: [CanonicalField] = [.aptcode, .name, .price]
 }

@@ -151,7 +151,8 @@ final class MappedRecordReader {
             packageCode: value(.packageCode), gtin: value(.gtin), name: value(.name),
             producer: value(.producer), activeSubstance: value(.activeSubstance), fields: Self.fieldNames)
         let cents = try price()
-        let quantity = try StockFieldRules.quantity(value(.quantity))
+        // A price list maps no quantity: its offers report no stock (NULL), never a made-up number.
+        let quantity = mapping.columns[.quantity] == nil ? nil : try StockFieldRules.quantity(value(.quantity))
         if router == nil, !seen.insert(key).inserted { throw StockFieldRules.duplicate(key) }
         func optional(_ field: CanonicalField) -> String? { value(field).flatMap { $0.isEmpty ? nil : $0 } }
         let offer = StockOffer(

@@ -89,6 +89,9 @@ final class MappedXMLReader: XMLStreamHandler {
     /// The first mapped path of this record whose text went past
     /// `XMLTextCapture.maxBytes`: the record is rejected, never loaded cut short.
     private var tooLong: String?
+    /// Fields outside the record element (`../../name`, `/root/@date`).
+    private var outer: XMLOuterFields
+    private var outerText = false
 
     init(adapter: MappedXMLStockAdapter, file: String, parser: StreamingXMLParser, headerOnly: Bool, router: ChainRouter? = nil) {
         self.adapter = adapter
@@ -98,7 +101,8 @@ final class MappedXMLReader: XMLStreamHandler {
         self.records = MappedRecordReader(mapping: adapter.mapping, fileName: file, router: router)
         var textPaths = Set<String>()
         var attributePaths: [String: [(String, String)]] = [:]
-        for path in adapter.mapping.columns.values {
+        outer = XMLOuterFields(mappedPaths: adapter.mapping.columns.values)
+        for path in adapter.mapping.columns.values where XMLOuterFields.parse(path) == nil {
             let parts = path.split(separator: "/").map(String.init)
             if let last = parts.last, last.hasPrefix("@") {
                 attributePaths[parts.dropLast().joined(separator: "/"), default: []].append((String(last.dropFirst()), path))
@@ -112,7 +116,18 @@ final class MappedXMLReader: XMLStreamHandler {
 
     func startElement(_ name: XMLName, attributes: XMLAttributes, line: Int) {
         if !inRecord {
-            guard name.localName == adapter.record.element, name.inNamespace(adapter.record.namespace) else { return }
+            guard name.localName == adapter.record.element, name.inNamespace(adapter.record.namespace) else {
+                if !outer.isEmpty, outer.open(name.localName, attributes: attributes) {
+                    parser.text.begin()
+                    outerText = true
+                }
+                return
+            }
+            if outerText {
+                parser.text.end()
+                outerText = false
+                outer.cancelCapture()
+            }
             inRecord = true
             recordLine = line
             tooLong = nil
@@ -137,9 +152,20 @@ final class MappedXMLReader: XMLStreamHandler {
     }
 
     func endElement(_ name: XMLName) {
-        guard inRecord else { return }
+        guard inRecord else {
+            guard !outer.isEmpty else { return }
+            var text: String?
+            if outerText, outer.closingCapturedElement {
+                parser.text.end()
+                outerText = false
+                text = parser.text.string.trimmed
+            }
+            outer.close(text: text)
+            return
+        }
         if path.isEmpty {
             inRecord = false
+            for (mapped, value) in outer.values() { values[mapped] = value }
             for field in CanonicalField.allCases {
                 records.fields[field.position] = adapter.mapping.columns[field].flatMap { values[$0] }?.trimmed
             }

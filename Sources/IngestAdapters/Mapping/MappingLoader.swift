@@ -97,7 +97,7 @@ public enum MappingLoader {
             }
 
             // Columns.
-            guard let columnTable = try section("columns") else { throw fail("columns", "missing: map at least aptcode, name, price, quantity") }
+            guard let columnTable = try section("columns") else { throw fail("columns", "missing: map at least aptcode, name and price (and quantity, unless the feed is a price list)") }
             var columns: [CanonicalField: String] = [:]
             for key in columnTable.keys {
                 let field = CanonicalField(rawValue: key)!

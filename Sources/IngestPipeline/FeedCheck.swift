@@ -1,0 +1,59 @@
+import Foundation
+import IngestAdapters
+import IngestCore
+
+/// `ingest check FILE…`: the import's own per-file judgement without a
+/// snapshot. Files are classified, chain files split, stock feeds planned
+/// per pharmacy and parsed with the same rules (reject rate, dates in the
+/// future, superseded feeds), reference files loaded as a run loads them;
+/// so a file gets the outcome and counts the import would give it. Nothing
+/// is compared with `current` (there is none here), and records are
+/// counted, not kept.
+public struct FeedCheck {
+    public var gates = QualityGates()
+    public var asOf = Date()
+
+    public init() {}
+
+    /// A report of the files: one line each (one per pharmacy for a chain file), rejects and warnings.
+    public func run(files: [String], catalog: AdapterCatalog, rules: PatientPriceRules?) throws -> RunReport {
+        var report = RunReport(dryRun: true)
+        let classified = FeedClassification(FeedInventory(files: files), catalog: catalog)
+        report.feeds += classified.settled
+        let asOfTime = ExportTimestamp(epochSeconds: Int64(asOf.timeIntervalSince1970.rounded(.down)),
+                                       utcOffsetSeconds: ExportTimestamp.tallinn.secondsFromGMT(for: asOf))
+        let reference = try ReferenceData.load(classified, catalog: catalog, runDate: asOfTime.localDate, previous: nil, report: &report)
+
+        let scratch = NSTemporaryDirectory() + "ingest-check-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
+        defer {
+            // Absence is normal: nothing may have been spilled.
+            try? FileManager.default.removeItem(atPath: scratch)
+        }
+        let chains = try ChainFileSplitter(spillPrefix: "\(scratch)/part-", threads: 1).split(classified.chains)
+        report.feeds += chains.settled
+        report.rejects += chains.rejects
+        report.warnings += chains.warnings
+
+        let pricer = TierPricer(rules: rules ?? (classified.reimbursementLists.isEmpty ? nil : PatientPriceRules.statutory),
+                                catalog: reference.reimbursement)
+        var parser = PharmacyFeedParser(check: { pricer.problem(for: $0) }, gates: gates, asOf: asOfTime)
+        parser.retainsRecords = false
+        for task in StockFeedPlan(classified.stock + chains.candidates).tasks {
+            let result = parser.parse(task)
+            report.feeds += result.feeds
+            report.rejects += result.rejects
+            report.warnings += result.warnings
+        }
+        report.feeds.sort { a, b in
+            a.file != b.file ? precedesInByteOrder(a.file, b.file) : precedesInByteOrder(a.pharmacyID ?? "", b.pharmacyID ?? "")
+        }
+        report.rejects.sort { ($0.file, $0.line) < ($1.file, $1.line) }
+        return report
+    }
+
+    /// Whether a file would not be loaded at all: rejected whole, unrecognised or unreadable.
+    public static func failed(_ report: RunReport) -> [FeedResult] {
+        report.feeds.filter { [.rejected, .unrecognised, .skipped].contains($0.outcome) }
+    }
+}
