@@ -10,6 +10,7 @@ public struct AdapterCatalog: Sendable {
     public let atc = ATCAdapter()
     public let icd10 = ICD10Adapter()
     public let gs1 = GS1DatasheetAdapter()
+    public let medicineRegister = MedicineRegisterAdapter()
 
     public init(stockAdapters: [any StockFeedAdapter] = [RAXStockAdapter(), NoomStockAdapter()]) {
         self.stockAdapters = stockAdapters
@@ -26,7 +27,7 @@ public struct AdapterCatalog: Sendable {
         return AdapterCatalog(stockAdapters: [RAXStockAdapter(), NoomStockAdapter()] + mapped)
     }
 
-    public var all: [any FeedAdapter] { stockAdapters + [registry, reimbursementList, atc, icd10, gs1] }
+    public var all: [any FeedAdapter] { stockAdapters + [registry, reimbursementList, atc, icd10, gs1, medicineRegister] }
 
     /// The adapter a file is for.
     public enum Claim: Sendable {
@@ -36,6 +37,7 @@ public struct AdapterCatalog: Sendable {
         case atc(ATCAdapter)
         case icd10(ICD10Adapter)
         case gs1(GS1DatasheetAdapter)
+        case medicineRegister(MedicineRegisterAdapter)
         case unrecognised
     }
 
@@ -54,6 +56,7 @@ public struct AdapterCatalog: Sendable {
         if atc.recognises(file) { claims.append((atc.name, .atc(atc))) }
         if icd10.recognises(file) { claims.append((icd10.name, .icd10(icd10))) }
         if gs1.recognises(file) { claims.append((gs1.name, .gs1(gs1))) }
+        if medicineRegister.recognises(file) { claims.append((medicineRegister.name, .medicineRegister(medicineRegister))) }
         if claims.count > 1 { throw AmbiguousFile(file: file.name, adapters: claims.map(\.0)) }
         return claims.first?.1 ?? .unrecognised
     }

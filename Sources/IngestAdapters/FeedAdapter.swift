@@ -8,6 +8,7 @@ public enum FeedKind: String, Sendable, Codable, CaseIterable {
     case atc
     case icd10
     case gs1
+    case medicineRegister = "medicine_register"
 }
 
 /// An adapter turns one kind of file into canonical records. It claims files

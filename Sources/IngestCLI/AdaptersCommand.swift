@@ -14,10 +14,12 @@ struct AdaptersCommand: ParsableCommand {
 
     func run() throws {
         let catalog = try mappingsOptions.loadCatalog()
+        // Columns as wide as their longest entry: a long mapping name or kind never runs into the next column.
         let width = catalog.all.map(\.name.count).max() ?? 0
+        let kindWidth = catalog.all.map(\.kind.rawValue.count).max() ?? 0
         for adapter in catalog.all {
-            print(adapter.name.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + adapter.kind.rawValue
-                .padding(toLength: 18, withPad: " ", startingAt: 0) + adapter.summary)
+            print(adapter.name.padding(toLength: width, withPad: " ", startingAt: 0) + "  "
+                + adapter.kind.rawValue.padding(toLength: kindWidth, withPad: " ", startingAt: 0) + "  " + adapter.summary)
         }
     }
 }

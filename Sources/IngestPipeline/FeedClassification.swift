@@ -12,6 +12,7 @@ struct FeedClassification {
     var atc: [FeedFile] = []
     var icd10: [FeedFile] = []
     var gs1: [FeedFile] = []
+    var medicineRegisters: [FeedFile] = []
     var settled: [FeedResult] = []
 
     init(_ inventory: FeedInventory, catalog: AdapterCatalog) {
@@ -45,6 +46,7 @@ struct FeedClassification {
             case .atc: atc.append(file)
             case .icd10: icd10.append(file)
             case .gs1: gs1.append(file)
+            case .medicineRegister: medicineRegisters.append(file)
             case .unrecognised:
                 var unrecognised = FeedResult(file: file.name, size: file.size, sha256: PharmacyFeedParser.digest(file.path),
                                               kind: nil, adapter: nil, outcome: .unrecognised)

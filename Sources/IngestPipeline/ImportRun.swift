@@ -112,6 +112,7 @@ public final class ImportRun {
                 "run_date": runDate,
             ]
             meta["reimbursement_valid_from"] = reference.reimbursementValidFrom
+            meta["medicine_register_valid_from"] = reference.registerValidFrom
             try writer.writeMeta(meta)
             try writer.finish()
             clock.lap("indexes and search index built")
@@ -209,6 +210,7 @@ public final class ImportRun {
         try writer.writeICD10(reference.icd10)
         try writer.writeATC(reference.atc)
         try writer.writeGS1(reference.gs1Rows)
+        try writer.writeMedicineRegister(reference.registerRows)
         try writer.deriveATCCounts()
     }
 

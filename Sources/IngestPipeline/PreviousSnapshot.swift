@@ -142,6 +142,24 @@ final class PreviousSnapshot {
         return rows
     }
 
+    /// The register kept in this snapshot (none before the table existed).
+    func medicineRegister() throws -> [MedicinePackage] {
+        guard count("medicine_register") > 0 else { return [] }
+        let statement = try database.prepare("""
+            SELECT package_code, name, form, strength, pack_size, atc, active_substance, leaflet_url, spc_url, prescription
+            FROM medicine_register ORDER BY package_code
+            """)
+        var rows: [MedicinePackage] = []
+        while try statement.step() {
+            rows.append(MedicinePackage(
+                packageCode: statement.string(0) ?? "", name: statement.string(1) ?? "", form: statement.string(2),
+                strength: statement.string(3), packSize: statement.string(4), atc: statement.string(5),
+                activeSubstance: statement.string(6), leafletURL: statement.string(7), spcURL: statement.string(8),
+                prescription: statement.string(9) ?? "", line: 0))
+        }
+        return rows
+    }
+
     func icd10() throws -> [(code: String, name: String)] {
         let statement = try database.prepare("SELECT code, name FROM icd10 ORDER BY code")
         var rows: [(code: String, name: String)] = []

@@ -17,6 +17,10 @@ struct ReferenceData {
     var gs1: [String: GS1TradeItem] = [:]
     /// `validFrom` of the list in force, kept in `meta`.
     var reimbursementValidFrom: String?
+    /// The medicine register in force, by package code.
+    var register: [String: MedicinePackage] = [:]
+    /// The date of the register in force (from its file name), kept in `meta`.
+    var registerValidFrom: String?
 
     /// Loads every reference file of the classification. `runDate` (ISO)
     /// picks the reimbursement list in force.
@@ -48,6 +52,7 @@ struct ReferenceData {
         }
         data.loadReimbursement(files.reimbursementLists, adapter: catalog.reimbursementList, runDate: runDate,
                                knownICD10: files.icd10.isEmpty ? nil : icdCodes, report: &report)
+        data.loadRegister(files.medicineRegisters, adapter: catalog.medicineRegister, runDate: runDate, report: &report)
         if let previous { try data.carryOver(from: previous, report: &report) }
         return data
     }
@@ -78,6 +83,14 @@ struct ReferenceData {
             gs1 = try previous.gs1()
             note(FeedKind.gs1.rawValue)
         }
+        if register.isEmpty {
+            let kept = try previous.medicineRegister()
+            if !kept.isEmpty {
+                register = Dictionary(uniqueKeysWithValues: kept.map { ($0.packageCode, $0) })
+                registerValidFrom = previous.meta["medicine_register_valid_from"]
+                note(FeedKind.medicineRegister.rawValue)
+            }
+        }
         if registry.isEmpty, !previous.registry.isEmpty {
             registry = previous.registry
             note(FeedKind.pharmacyRegistry.rawValue)
@@ -101,42 +114,65 @@ struct ReferenceData {
         return output.records
     }
 
-    /// Parses every list; the valid one with the latest `validFrom` not after
-    /// the run's date is in force, the others are superseded.
-    private mutating func loadReimbursement(_ files: [FeedFile], adapter: ReimbursementListAdapter, runDate: String,
-                                            knownICD10: Set<String>?, report: inout RunReport) {
-        var parsed: [(file: FeedFile, output: FeedOutput<ReimbursementEntry>, validFrom: String?)] = []
-        for file in files {
-            let (output, validFrom) = adapter.parse(file)
-            parsed.append((file, output, validFrom))
-        }
+    /// Of several dated files of one kind (reimbursement lists, registers),
+    /// the valid one with the latest date not after the run's is in force and
+    /// handed to `take`; the others are superseded. Returns the date in force.
+    private static func loadDated<Record>(
+        _ parsed: [(file: FeedFile, output: FeedOutput<Record>, validFrom: String?)], kind: FeedKind, adapter: String,
+        runDate: String, report: inout RunReport, take: (FeedOutput<Record>, FeedFile) -> Void
+    ) -> String? {
         let inForce = parsed.indices
             .filter { parsed[$0].output.failure == nil && (parsed[$0].validFrom ?? "9999") <= runDate }
             .max { (parsed[$0].validFrom!, parsed[$0].file.name) < (parsed[$1].validFrom!, parsed[$1].file.name) }
         for (index, list) in parsed.enumerated() {
             var result = FeedResult(file: list.file.name, size: list.file.size, sha256: PharmacyFeedParser.digest(list.file.path),
-                                    kind: FeedKind.reimbursementList.rawValue, adapter: adapter.name, outcome: .loaded)
+                                    kind: kind.rawValue, adapter: adapter, outcome: .loaded)
             result.exportedAt = list.validFrom
-            if list.output.failure != nil {
+            if let failure = list.output.failure {
                 let whole = list.output.rejectingAll()
                 result.outcome = .rejected
-                result.reason = list.output.failure?.reason.rawValue
-                result.message = list.output.failure.map { "\($0.reason) at line \($0.line): \($0.message)" }
+                result.reason = failure.reason.rawValue
+                result.message = "\(failure.reason) at line \(failure.line): \(failure.message)"
                 result.count(whole)
                 report.rejects += whole.rejects
             } else if index != inForce {
                 result.outcome = .superseded
-                result.message = (list.validFrom ?? "") > runDate
-                    ? "valid from \(list.validFrom ?? "?"), after the run's date \(runDate)"
-                    : "an a later list is in force: \(inForce.map { parsed[$0].file.name } ?? "none")"
+                if let date = list.validFrom, date > runDate {
+                    result.message = "valid from \(date), after the run's date \(runDate)"
+                } else if list.validFrom == nil {
+                    result.message = "it carries no date it is valid from"
+                } else {
+                    result.message = "a later one is in force: \(inForce.map { parsed[$0].file.name } ?? "none")"
+                }
             } else {
                 result.count(list.output)
                 report.rejects += list.output.rejects
                 report.warnings += list.output.warnings
-                reimbursementValidFrom = list.validFrom
-                take(list.output, file: list.file.name, knownICD10: knownICD10, report: &report)
+                take(list.output, list.file)
             }
             report.feeds.append(result)
+        }
+        return inForce.flatMap { parsed[$0].validFrom }
+    }
+
+    private mutating func loadReimbursement(_ files: [FeedFile], adapter: ReimbursementListAdapter, runDate: String,
+                                            knownICD10: Set<String>?, report: inout RunReport) {
+        let parsed = files.map { file in
+            let (output, validFrom) = adapter.parse(file)
+            return (file, output, validFrom)
+        }
+        var taken: (FeedOutput<ReimbursementEntry>, String)?
+        reimbursementValidFrom = Self.loadDated(parsed, kind: .reimbursementList, adapter: adapter.name, runDate: runDate, report: &report) {
+            taken = ($0, $1.name)
+        }
+        if let (output, file) = taken { take(output, file: file, knownICD10: knownICD10, report: &report) }
+    }
+
+    private mutating func loadRegister(_ files: [FeedFile], adapter: MedicineRegisterAdapter, runDate: String, report: inout RunReport) {
+        let parsed = files.map { ($0, adapter.parse($0), MedicineRegisterAdapter.validFrom(fileName: $0.name)) }
+        registerValidFrom = Self.loadDated(parsed, kind: .medicineRegister, adapter: adapter.name, runDate: runDate, report: &report) {
+            output, _ in
+            for entry in output.records { register[entry.packageCode] = entry }
         }
     }
 
@@ -159,12 +195,28 @@ struct ReferenceData {
         }
     }
 
-    /// GS1 supplies image URL and producer (brand) where the stock feeds gave none.
-    func enrich(_ item: inout ItemRow) {
+    /// The register supplies the leaflet URL, and ATC code and substance
+    /// where the stock feeds gave none; where both name an ATC code and they
+    /// differ, the register wins and a warning names both. GS1 supplies image
+    /// URL and producer (brand) where the stock feeds gave none.
+    func enrich(_ item: inout ItemRow, warnings: inout [Warning]) {
+        if let code = item.packageCode, let entry = register[code] {
+            if let leaflet = entry.leafletURL { item.infoURL = leaflet }
+            if let atc = entry.atc {
+                if let own = item.atc, own != atc {
+                    warnings.append(Warning(file: "", line: 0, key: item.aptcode, code: .atcConflict,
+                                            message: "item \(item.aptcode) (package \(code)): the stock feed says ATC \(own), the register \(atc); the register's is kept"))
+                }
+                item.atc = atc
+            }
+            if item.activeSubstance == nil { item.activeSubstance = entry.activeSubstance }
+        }
         guard let gtin = item.gtin, let sheet = gs1[gtin] else { return }
         if item.imageURL == nil { item.imageURL = sheet.imageURL }
         if item.producer == nil { item.producer = sheet.brand }
     }
+
+    var registerRows: [MedicinePackage] { register.values.sorted { $0.packageCode < $1.packageCode } }
 
     var gs1Rows: [GS1ItemRow] {
         gs1.values.sorted { $0.gtin < $1.gtin }.map { item in
@@ -200,4 +252,9 @@ struct ReimbursementCatalog {
             }
         }
     }
+}
+
+extension WarningCode {
+    /// The stock feed and the medicine register name different ATC codes for an item.
+    public static let atcConflict = WarningCode(rawValue: "atc_conflict")
 }

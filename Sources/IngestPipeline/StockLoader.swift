@@ -85,7 +85,7 @@ final class StockLoader {
         try priceLateOffers()
         try writer.writeItems(items.sortedRows().map { item in
             var item = item
-            reference.enrich(&item)
+            reference.enrich(&item, warnings: &report.warnings)
             return item
         })
         try writer.writePharmacies(pharmacies)

@@ -43,6 +43,10 @@ public enum SnapshotSchema {
     ) WITHOUT ROWID;
     CREATE TABLE gs1_children(parent_gtin TEXT NOT NULL, child_gtin TEXT NOT NULL, quantity INTEGER NOT NULL);
     CREATE TABLE icd10(code TEXT PRIMARY KEY, name TEXT) WITHOUT ROWID;
+    CREATE TABLE medicine_register(
+        package_code TEXT PRIMARY KEY, name TEXT, form TEXT, strength TEXT, pack_size TEXT, atc TEXT,
+        active_substance TEXT, leaflet_url TEXT, spc_url TEXT, prescription TEXT
+    ) WITHOUT ROWID;
     CREATE VIRTUAL TABLE items_search USING fts5(
         aptcode UNINDEXED, name, producer, active_substance,
         tokenize = 'unicode61 remove_diacritics 0'
@@ -69,12 +73,12 @@ public enum SnapshotSchema {
     /// the writer's own counts (`SnapshotWriter.finish()`).
     public static let analysedTables = [
         "meta", "pharmacies", "items", "reimbursements", "reimbursement_diagnoses",
-        "diagnosis_legend", "atc", "gs1_items", "gs1_children", "icd10",
+        "diagnosis_legend", "atc", "gs1_items", "gs1_children", "icd10", "medicine_register",
     ]
 
     /// The tables whose row counts the manifest reports.
     public static let countedTables = [
         "pharmacies", "items", "offers", "reimbursements", "reimbursement_diagnoses",
-        "diagnosis_legend", "atc", "gs1_items", "gs1_children", "icd10",
+        "diagnosis_legend", "atc", "gs1_items", "gs1_children", "icd10", "medicine_register",
     ]
 }

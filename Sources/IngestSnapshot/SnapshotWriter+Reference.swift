@@ -1,3 +1,5 @@
+import IngestCore
+
 /// The reference tables: written after the offers, inside the same transaction.
 extension SnapshotWriter {
     public func writeReimbursements(_ rows: [ReimbursementRow], diagnoses: [DiagnosisRow], legend: [(code: String, text: String)]) throws {
@@ -41,6 +43,18 @@ extension SnapshotWriter {
         try database.execute("""
             UPDATE atc SET item_count = (SELECT count(*) FROM items WHERE items.atc >= atc.code AND items.atc < atc.code || '~')
             """)
+    }
+
+    public func writeMedicineRegister(_ rows: [MedicinePackage]) throws {
+        let insert = try database.cachedStatement("""
+            INSERT INTO medicine_register(package_code, name, form, strength, pack_size, atc, active_substance,
+                                          leaflet_url, spc_url, prescription)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        for row in rows {
+            try insert.run(.text(row.packageCode), .text(row.name), .text(row.form), .text(row.strength), .text(row.packSize),
+                           .text(row.atc), .text(row.activeSubstance), .text(row.leafletURL), .text(row.spcURL), .text(row.prescription))
+        }
     }
 
     public func writeGS1(_ items: [GS1ItemRow]) throws {

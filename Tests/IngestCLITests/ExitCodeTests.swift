@@ -139,6 +139,19 @@ import Testing
             #expect(result.stdout.contains(name))
         }
         #expect(result.stdout.contains("zales24_export_*.csv"))
+        // Columns keep apart for the longest names (medicine_register, reimbursement_list): every summary starts in one column.
+        let lines = result.stdout.split(separator: "\n")
+        let summaryColumns = Set(lines.map { line -> Int in
+            // Past the name, its padding, the kind and its padding.
+            var index = line.startIndex
+            for _ in 0..<2 {
+                index = line[index...].firstIndex(of: " ") ?? line.endIndex
+                index = line[index...].firstIndex { $0 != " " } ?? line.endIndex
+            }
+            return line.distance(from: line.startIndex, to: index)
+        })
+        #expect(summaryColumns.count == 1, "summaries start in columns \(summaryColumns)")
+        #expect(result.stdout.contains("reimbursement_list  Reimbursement list"))
     }
 
     @Test func errorsThatCannotBeStagedMapToTheirCodes() {

@@ -104,4 +104,63 @@ import Testing
         #expect(result.outcome == .rejected)
         #expect(result.rejectsByReason == [.noFeePeriod: 1])
     }
+
+    // MARK: The medicine register (FEEDS.md §11)
+
+    private static let registerHeader = "package_code;name;form;strength;pack_size;atc;active_substance;leaflet_url;spc_url;prescription\n"
+
+    @Test func theRegisterGivesLeafletATCAndSubstanceAndWinsAnATCConflict() throws {
+        let temporary = TemporaryDirectory()
+        var feed = RAXFeedBuilder(pharmacyID: "8001", exportedAt: RAXFeedBuilder.exportTime(daysAgo: 1))
+        feed.item("REG1", package: "1144987", name: "DOXY-M 20") // no ATC, no substance in the feed
+        feed.item("REG2", package: "1012341", name: "IBUMETIN", atc: "N02BE01") // the register says M01AE01
+        temporary.write("feeds/rax_8001.txt", bytes: feed.bytes)
+        let (report, query) = try run(temporary)
+        #expect(report.feeds.first { $0.file == "medicine_register_2011-05-01.csv" }?.outcome == .loaded)
+        #expect(query.rows("SELECT atc, active_substance, info_url FROM items WHERE aptcode = 'REG1'").first
+                == ["J01AA02", "Doxycyclinum", "https://register.example/leaflet/1144987.pdf"])
+        #expect(query.value("SELECT atc FROM items WHERE aptcode = 'REG2'") == "M01AE01")
+        let conflict = try #require(report.warnings.first { $0.code == .atcConflict })
+        #expect(conflict.key == "REG2")
+        #expect(conflict.message.contains("N02BE01") && conflict.message.contains("M01AE01"))
+        // Form, strength and prescription status are in the snapshot too.
+        #expect(query.rows("SELECT form, strength, pack_size, prescription, spc_url FROM medicine_register WHERE package_code = '1144987'").first
+                == ["tablett", "100mg", "20", "Rx", nil])
+        #expect(query.int("SELECT count(*) FROM medicine_register") == 4)
+        #expect(query.value("SELECT value FROM meta WHERE key = 'medicine_register_valid_from'") == "2011-05-01")
+    }
+
+    @Test func theNewestRegisterNotAfterTheRunsDateIsInForceAndAMissingOneIsCarriedOver() throws {
+        let temporary = TemporaryDirectory()
+        let newer = Self.registerHeader + "1144976;DOXY NEW;tablett;100mg;10;J01AA02;Doxycyclinum;https://register.example/new.pdf;;Rx\n"
+        let future = Self.registerHeader + "1144976;DOXY FUTURE;tablett;100mg;10;J01AA02;Doxycyclinum;https://register.example/future.pdf;;Rx\n"
+        let (report, query) = try run(temporary, extra: ["medicine_register_2011-06-01.csv": newer, "medicine_register_2099-01-01.csv": future])
+        #expect(report.feeds.first { $0.file == "medicine_register_2011-05-01.csv" }?.outcome == .superseded)
+        #expect(report.feeds.first { $0.file == "medicine_register_2099-01-01.csv" }?.message?.contains("after the run's date") == true)
+        #expect(report.feeds.first { $0.file == "medicine_register_2011-06-01.csv" }?.outcome == .loaded)
+        #expect(query.value("SELECT info_url FROM items WHERE aptcode = 'MM0007145'") == "https://register.example/new.pdf")
+
+        // The next night no register comes: the one in force is kept.
+        for name in ["medicine_register_2011-05-01.csv", "medicine_register_2011-06-01.csv", "medicine_register_2099-01-01.csv"] {
+            try FileManager.default.removeItem(atPath: "\(temporary.path)/feeds/\(name)")
+        }
+        let options = ImportOptions(feedsDirectory: "\(temporary.path)/feeds", snapshotsDirectory: "\(temporary.path)/snapshots",
+                                    mappingsDirectory: RepositoryFiles.mappingsDirectory, parseThreads: 2)
+        let next = try ImportRun(options: options).run()
+        #expect(next.carriedOver.contains { $0.kind == .reference && $0.key == "medicine_register" })
+        let db = try SnapshotQuery("\(temporary.path)/snapshots/current")
+        #expect(db.int("SELECT count(*) FROM medicine_register") == 1)
+        #expect(db.value("SELECT info_url FROM items WHERE aptcode = 'MM0007145'") == "https://register.example/new.pdf")
+    }
+
+    @Test func aGS1ImageURLThatIsNotHTTPRejectsItsTradeItem() throws {
+        let temporary = TemporaryDirectory()
+        let sheet = try String(contentsOfFile: RepositoryFiles.feed("gs1_datasheet_2015.xml"), encoding: .utf8)
+        let hostile = sheet.replacingOccurrences(of: "http://images.example/4740086000124.jpg", with: "javascript:alert(1)")
+        #expect(hostile != sheet)
+        let (report, query) = try run(temporary, extra: ["gs1_datasheet_2015.xml": hostile])
+        let reject = try #require(report.rejects.first { $0.reason == .badURL })
+        #expect(reject.key == "04740086000124" && reject.field == "imageUrl")
+        #expect(query.int("SELECT count(*) FROM gs1_items WHERE gtin = '04740086000124'") == 0)
+    }
 }

@@ -7,7 +7,7 @@ import IngestCore
 /// in a run) and parsed; beyond "no crash, no hang, no sanitizer report" it
 /// checks the invariant every adapter promises: read = accepted + rejected.
 enum FuzzTarget: String, CaseIterable {
-    case rax, noom, csv, xml, registry, reimbursement, diagnosis, atc, icd10, gs1
+    case rax, noom, csv, xml, registry, reimbursement, diagnosis, atc, icd10, gs1, register, chain
 }
 
 private let target = FuzzTarget(rawValue: ProcessInfo.processInfo.environment["INGEST_FUZZ_TARGET"] ?? "") ?? {
@@ -44,7 +44,19 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         var output = FeedOutput<StockOffer>(file: "fuzz")
         _ = adapter.parse(file, into: &output)
         check(output)
-        for offer in output.records { precondition(offer.priceCents >= 0 && offer.quantity >= 0 && !offer.aptcode.isEmpty) }
+        for offer in output.records { precondition(offer.priceCents >= 0 && (offer.quantity ?? 0) >= 0 && !offer.aptcode.isEmpty) }
+    }
+    /// A chain file split by pharmacy: every row ends in one part or in the file's own output, and each part replays whole.
+    func chain(_ adapter: MappedCSVStockAdapter) {
+        let router = ChainRouter(file: "fuzz", spillPrefix: scratch + ".part-")
+        let rest = adapter.split(file, into: router)
+        check(rest)
+        for part in router.finish(fileFailure: rest.failure) {
+            var output = FeedOutput<StockOffer>(file: "fuzz")
+            _ = try? part.replay(into: &output)
+            check(output)
+            unlink(part.spillPath)
+        }
     }
     switch target {
     case .rax: stock(RAXStockAdapter(maxLineLength: 4096))
@@ -56,6 +68,8 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     case .atc: check(ATCAdapter().parse(file))
     case .icd10: check(ICD10Adapter().parse(file))
     case .gs1: check(GS1DatasheetAdapter().parse(file))
+    case .register: check(MedicineRegisterAdapter().parse(file))
+    case .chain: chain(MappedCSVStockAdapter(mapping: csvMapping))
     case .diagnosis: break
     }
     return 0

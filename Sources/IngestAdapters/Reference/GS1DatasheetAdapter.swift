@@ -79,6 +79,9 @@ public struct GS1DatasheetAdapter: FeedAdapter {
         case .failure(.badShape): return .rejected(.badGTIN, "gtin", "GTIN '\(item.gtin)' is not 8, 12, 13 or 14 digits")
         case .failure(.badCheckDigit): return .rejected(.badGTINCheckDigit, "gtin", "GTIN '\(item.gtin)' fails its check digit")
         }
+        if let url = item.imageURL, !WebURL.isValid(url) {
+            return .rejected(.badURL, "imageUrl", "image URL '\(url)' is not an http or https URL")
+        }
         guard Self.descriptors.contains(item.unitDescriptor) else {
             return .rejected(.badHierarchy, "unitDescriptor", "unit descriptor '\(item.unitDescriptor)' is not BASE_UNIT_OR_EACH, CASE or PALLET")
         }
