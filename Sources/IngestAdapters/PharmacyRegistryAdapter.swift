@@ -47,14 +47,19 @@ public struct PharmacyRegistryAdapter: FeedAdapter {
 
     private func readRow(_ row: DelimitedFileReader.Row, columns: [String: Int], seen: inout Set<String>, output: inout FeedOutput<PharmacyRecord>) {
         var values: [String: String] = [:]
+        var undecodable: String?
         for (column, index) in columns where index < row.fields.count {
-            guard let text = String(validating: row.fields[index], as: UTF8.self), !text.contains("\0") else {
-                output.reject(line: row.line, key: "", reason: .badEncoding, message: "\(column) is not UTF-8 text", field: column)
-                return
+            guard let text = UTF8Text.string(row.field(index)) else {
+                if undecodable == nil { undecodable = column }
+                continue
             }
             values[column] = text.trimmed
         }
         let id = values["id"] ?? ""
+        if let undecodable {
+            // The id still names the row when it is the readable part.
+            return output.reject(line: row.line, key: id, reason: .badEncoding, message: "\(undecodable) is not UTF-8 text", field: undecodable)
+        }
         func reject(_ reason: RejectReason, _ field: String, _ message: String) {
             output.reject(line: row.line, key: id, reason: reason, message: message, field: field)
         }

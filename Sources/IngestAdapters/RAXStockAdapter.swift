@@ -170,6 +170,8 @@ public struct RAXStockAdapter: StockFeedAdapter {
             throw FeedFailure(reason: .trailerMismatch, message: "data after the trailer of line \(trailer.line)", line: number)
         }
         let fields = ByteFields(bytes, separator: UInt8(ascii: ";"), reusing: &state.fieldRanges)
+        /// The record's key as written, for rejects: every reject names it when it can be read.
+        func key() -> String { fields.count > 1 ? decoder.decode(fields.trimmed(1))?.trimmed ?? "" : "" }
         switch fields.trimmed(0).asciiString {
         case "I":
             state.itemLines += 1
@@ -177,14 +179,13 @@ public struct RAXStockAdapter: StockFeedAdapter {
                 state.quantitySum += quantity
             }
             if Self.containsUTF8BOM(bytes) {
-                output.reject(line: number, key: "", reason: .badEncoding, message: "a UTF-8 byte order mark inside a Windows-1257 record")
+                output.reject(line: number, key: key(), reason: .badEncoding, message: "a UTF-8 byte order mark inside a Windows-1257 record")
                 return
             }
             guard let header = state.header, output.failure == nil,
                   let fieldCount = header.itemFieldCount, let currency = header.currency else {
                 // The feed is rejected whole anyway; the record is counted.
-                output.reject(line: number, key: fields.count > 1 ? decoder.decode(fields.trimmed(1)) ?? "" : "",
-                              reason: output.failure?.reason ?? .badHeader, message: "feed header is invalid")
+                output.reject(line: number, key: key(), reason: output.failure?.reason ?? .badHeader, message: "feed header is invalid")
                 return
             }
             readItem(fields, fieldCount: fieldCount, currency: currency, line: number, state: &state, output: &output)
@@ -198,7 +199,7 @@ public struct RAXStockAdapter: StockFeedAdapter {
         case "H":
             throw FeedFailure(reason: .badHeader, message: "second header record", line: number)
         default:
-            output.reject(line: number, key: "", reason: .badRecordType, message: "record type must be H, I or T", field: "record type")
+            output.reject(line: number, key: key(), reason: .badRecordType, message: "record type must be H, I or T", field: "record type")
         }
     }
 

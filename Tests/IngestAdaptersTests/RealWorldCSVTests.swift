@@ -174,4 +174,24 @@ import Testing
         #expect(good.failure == nil)
         #expect(good.records.map(\.name) == ["PLAIN ASCII", "ŠAMPOON ÕRN 200ML"])
     }
+
+    @Test func everyRejectNamesItsRecordKeyWhenTheKeyIsReadable() throws {
+        var rax = RAXFeedBuilder(pharmacyID: "5060", exportedAt: "20101230T2305")
+        rax.item("A1")
+        rax.raw("X;A2;;;N;P;;;1,00;1")
+        let (raxOutput, _) = try AdapterHarness.parse(RAXStockAdapter(), bytes: rax.bytes, name: "rax.txt")
+        #expect(raxOutput.rejects.map { [$0.key, $0.reason.rawValue] } == [["A2", "bad_record_type"]])
+
+        var registry = Array("id,name,region,latitude,longitude\n77,".utf8)
+        registry += [0xFF, 0xFE]
+        registry += Array(",X,59.1,24.1\n".utf8)
+        let registryOutput = PharmacyRegistryAdapter().parse(try open("r.csv", registry))
+        #expect(registryOutput.rejects.map { [$0.key, $0.reason.rawValue, $0.field ?? ""] } == [["77", "bad_encoding", "name"]])
+
+        // A renamed mapped column rejects every row, each under its own aptcode.
+        let renamed = "shop;code;title;price;qty;date\n7001;A1;X;1,00;2;2013-06-01\n7001;A2;Y;1,00;2;2013-06-01\n"
+        let mapped = try mapped(Array(renamed.utf8), encoding: "UTF-8")
+        #expect(mapped.failure?.reason == .badHeader)
+        #expect(mapped.rejects.map(\.key) == ["A1", "A2"])
+    }
 }

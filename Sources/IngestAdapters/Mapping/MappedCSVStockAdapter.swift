@@ -101,11 +101,7 @@ public struct MappedCSVStockAdapter: ChainFeedAdapter {
                     }
                     return
                 }
-                if let headerFailure {
-                    if stopAfterFirstRecord { throw headerFailure }
-                    result.reject(line: row.line, key: "", reason: headerFailure.reason, message: headerFailure.message)
-                    return
-                }
+                if let headerFailure, stopAfterFirstRecord { throw headerFailure }
                 // Decode only the mapped fields, trimmed as bytes (ASCII padding
                 // never changes how the rest decodes). A field that does not
                 // decode is left empty, so the rest (the key, the pharmacy)
@@ -119,6 +115,10 @@ public struct MappedCSVStockAdapter: ChainFeedAdapter {
                         continue
                     }
                     records.fields[position] = text
+                }
+                if let headerFailure {
+                    records.rejectRow(line: row.line, reason: headerFailure.reason, message: headerFailure.message, field: nil, output: &result)
+                    return
                 }
                 if let expected = headerCount, row.count != expected {
                     records.rejectRow(line: row.line, reason: .badFieldCount, message: "row has \(row.count) fields, the header has \(expected)",
