@@ -132,8 +132,7 @@ public final class DelimitedFileReader {
     /// Streams `path` through libcsv; `onRow` may throw to stop early.
     /// Malformed quoting or an oversized field is a `FeedFailure` with the line.
     public func read(path: String, onRow: (Row) throws -> Void) throws {
-        let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
-        guard descriptor >= 0 else { throw FeedFailure(reason: .unreadable, message: "cannot open: \(String(cString: strerror(errno)))") }
+        let descriptor = try FeedPath.openForReading(path)
         defer { close(descriptor) }
         let chunkSize = 256 * 1024
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 1)

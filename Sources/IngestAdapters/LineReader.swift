@@ -26,8 +26,7 @@ public struct LineReader {
     /// Calls `body` with each line and its 1-based number. A final line
     /// without a terminator is a line too.
     public func forEachLine(_ body: (Line, Int) throws -> Void) throws {
-        let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
-        guard descriptor >= 0 else { throw FeedFailure(reason: .unreadable, message: "cannot open: \(String(cString: strerror(errno)))") }
+        let descriptor = try FeedPath.openForReading(path)
         defer { close(descriptor) }
         let buffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: chunkSize)
         defer { buffer.deallocate() }

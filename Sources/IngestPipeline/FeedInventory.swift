@@ -34,36 +34,64 @@ struct FeedInventory {
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw ImportError.feedsDirectoryMissing(directory)
         }
-        let names = try FileManager.default.contentsOfDirectory(atPath: directory)
-            .sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         var entries: [Entry] = []
-        for name in names {
-            let path = "\(directory)/\(name)"
-            if name.hasPrefix(".") {
+        for name in try Self.names(in: directory) {
+            // A name is bytes: shown escaped, and a file whose name is not UTF-8 is opened by its bytes and held open.
+            let display = FeedPath.displayName(name)
+            let utf8Name = String(validating: name, as: UTF8.self)
+            let path = "\(directory)/\(utf8Name ?? display)"
+            let bytePath = Array(directory.utf8) + [UInt8(ascii: "/")] + name + [0]
+            if name.first == UInt8(ascii: ".") {
                 // Editor and download leftovers (.part, .swp): never read, but reported.
-                entries.append(Entry(name: name, path: path, skipped: "hidden file, not read"))
+                entries.append(Entry(name: display, path: path, skipped: "hidden file, not read"))
                 continue
             }
             var info = stat()
-            guard lstat(path, &info) == 0 else {
-                entries.append(Entry(name: name, path: path, skipped: "cannot stat: \(String(cString: strerror(errno)))"))
+            guard bytePath.withUnsafeBufferPointer({ $0.withMemoryRebound(to: CChar.self) { lstat($0.baseAddress!, &info) } }) == 0 else {
+                entries.append(Entry(name: display, path: path, skipped: "cannot stat: \(String(cString: strerror(errno)))"))
                 continue
             }
             switch info.st_mode & S_IFMT {
             case S_IFLNK:
-                entries.append(Entry(name: name, path: path, skipped: "symbolic link, not followed"))
+                entries.append(Entry(name: display, path: path, skipped: "symbolic link, not followed"))
             case S_IFREG:
-                do {
-                    entries.append(Entry(name: name, path: path, file: try FeedFile.open(path: path, name: name)))
+                do throws(FeedFailure) {
+                    if utf8Name != nil {
+                        entries.append(Entry(name: display, path: path, file: try FeedFile.open(path: path, name: display)))
+                    } else {
+                        let descriptor = bytePath.withUnsafeBufferPointer {
+                            $0.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_RDONLY | O_NOFOLLOW | O_CLOEXEC) }
+                        }
+                        guard descriptor >= 0 else {
+                            throw FeedFailure(reason: .unreadable, message: "cannot open: \(String(cString: strerror(errno)))")
+                        }
+                        let held = HeldFile(descriptor: descriptor)
+                        entries.append(Entry(name: display, path: held.path, file: try FeedFile.open(path: held.path, name: display, held: held)))
+                    }
                 } catch {
-                    entries.append(Entry(name: name, path: path, skipped: error.message))
+                    entries.append(Entry(name: display, path: path, skipped: error.message))
                 }
             case S_IFDIR:
-                entries.append(Entry(name: name, path: path, skipped: "directory, not searched"))
+                entries.append(Entry(name: display, path: path, skipped: "directory, not searched"))
             default:
-                entries.append(Entry(name: name, path: path, skipped: "not a regular file"))
+                entries.append(Entry(name: display, path: path, skipped: "not a regular file"))
             }
         }
         self.entries = entries
+    }
+
+    /// The folder's names as the file system holds them (bytes), in byte order.
+    static func names(in directory: String) throws -> [[UInt8]] {
+        guard let stream = opendir(directory) else {
+            throw ImportError.feedsDirectoryMissing(directory)
+        }
+        defer { closedir(stream) }
+        var names: [[UInt8]] = []
+        while let entry = readdir(stream) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in Array(raw.prefix { $0 != 0 }) }
+            if name == [46] || name == [46, 46] { continue }
+            names.append(name)
+        }
+        return names.sorted { $0.lexicographicallyPrecedes($1) }
     }
 }

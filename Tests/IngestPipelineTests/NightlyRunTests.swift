@@ -266,4 +266,26 @@ import Testing
         #expect(report.publishedVersion != nil)
         #expect(report.warnings.contains { $0.code == .defaultPriceRules && $0.message.contains("built-in fee periods") })
     }
+
+    @Test func fileNamesAreBytesReadWhateverTheyHoldAndShownEscaped() throws {
+        let nights = Nights()
+        func write(_ name: [UInt8], pharmacy: String) throws {
+            var feed = RAXFeedBuilder(pharmacyID: pharmacy, exportedAt: "20261122T2305")
+            feed.item("A1")
+            let path = Array(nights.feeds.utf8) + [UInt8(ascii: "/")] + name + [0]
+            let descriptor = path.withUnsafeBufferPointer { $0.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_CREAT | O_WRONLY, 0o644) } }
+            #expect(descriptor >= 0)
+            let bytes = feed.bytes
+            #expect(bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) } == bytes.count)
+            close(descriptor)
+        }
+        try write(Array("rax_".utf8) + [0xD5] + Array("ismae.txt".utf8), pharmacy: "101") // a cp1257 Õ
+        try write(Array("rax_two\nlines.txt".utf8), pharmacy: "102")
+        try write(Array("rax_tõru.txt".utf8), pharmacy: "103")
+        let report = try nights.run(asOf: "2026-11-23T06:00:00")
+        #expect(report.feeds.map(\.file) == ["rax_\\xD5ismae.txt", "rax_two\\nlines.txt", "rax_tõru.txt"])
+        #expect(report.feeds.allSatisfy { $0.outcome == .loaded && $0.accepted == 1 })
+        #expect(try nights.current().int("SELECT count(*) FROM pharmacies") == 3)
+        #expect(ReportFormatter().format(report).contains("rax_\\xD5ismae.txt"))
+    }
 }
