@@ -6,7 +6,7 @@ SNAPSHOTS ?= var/snapshots
 PACKAGES := libsqlite3-dev libxml2-dev libcsv-dev pkg-config tzdata sqlite3 time python3
 SUDO     := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
 
-.PHONY: setup build run dry-run test clean noom-memory testdb bench bench-parsers fuzz-build fuzz fuzz-smoke soak
+.PHONY: setup build run dry-run test realdata clean noom-memory testdb bench bench-parsers fuzz-build fuzz fuzz-smoke soak
 
 setup:
 	@missing=""; \
@@ -32,6 +32,15 @@ test: setup
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	$(MAKE) fuzz-smoke
+
+# The real public files of ../shared/realdata (WHO ATC and ICD-10, OpenStreetMap
+# pharmacies, a national medicines list, a reimbursement list in XML,
+# csv-spectrum, GTIN vectors), read in place by Tests/IngestPipelineTests/RealDataTests.swift.
+REALDATA ?= ../shared/realdata
+realdata: setup
+	@[ -d "$(REALDATA)" ] || { echo "realdata: $(REALDATA) does not exist (set REALDATA=DIR)"; exit 1; }
+	$(SWIFT) build --build-tests
+	INGEST_REALDATA="$$(cd "$(REALDATA)" && pwd)" $(SWIFT) test --skip-build --filter RealDataTests
 
 clean:
 	rm -rf .build var

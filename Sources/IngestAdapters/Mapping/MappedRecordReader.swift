@@ -38,6 +38,7 @@ final class MappedRecordReader {
         if case .fileName(let pattern) = mapping.pharmacyID { values[CanonicalField.pharmacyID.position] = Self.capture(pattern, in: fileName) }
         if case .fixed(let id) = mapping.pharmacyID { values[CanonicalField.pharmacyID.position] = id }
         if case .fileName(let pattern) = mapping.exportedAt { values[CanonicalField.exportedAt.position] = Self.capture(pattern, in: fileName) }
+        if case .fixed(let date) = mapping.exportedAt { values[CanonicalField.exportedAt.position] = date }
         self.fileValues = values.map { $0?.trimmed }
         if case .fixed(let code) = mapping.currency { fixedCurrency = Currency(code: code) } else { fixedCurrency = nil }
         // A feed lists thousands of items: start the duplicate set big enough.

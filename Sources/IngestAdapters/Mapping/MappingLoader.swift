@@ -15,7 +15,7 @@ public enum MappingLoader {
                    "record_element", "namespace"],
         "prices": ["currency", "currency_column", "includes_vat", "vat_rate", "vat_rate_column"],
         "pharmacy": ["id", "id_from_filename"],
-        "export": ["date_from_filename"],
+        "export": ["date_from_filename", "date"],
         "columns": Set(CanonicalField.allCases.map(\.rawValue)),
     ]
 
@@ -121,7 +121,8 @@ public enum MappingLoader {
             switch type {
             case "csv":
                 let delimiter = try singleByte("format", "delimiter", default: ",")
-                let quote = try singleByte("format", "quote", default: "\"")
+                // `quote = ""`: a file that is never quoted (a quote character in it is data); libcsv gets NUL, which text never holds.
+                let quote = try string("format", "quote") == "" ? 0 : try singleByte("format", "quote", default: "\"")
                 guard delimiter != quote else { throw fail("format.quote", "must differ from the delimiter") }
                 let hasHeader = try bool("format", "header") ?? true
                 if !hasHeader {
@@ -222,11 +223,12 @@ public enum MappingLoader {
             default: throw fail("columns.pharmacy_id", "give exactly one of a pharmacy_id column, [pharmacy] id_from_filename, [pharmacy] id")
             }
             let exported: StockFeedMapping.Source
-            switch (try regex("export", "date_from_filename"), columns[.exportedAt]) {
-            case (let pattern?, nil): exported = .fileName(pattern: pattern)
-            case (nil, let column?): exported = .column(column)
-            case (nil, nil): throw fail("columns.exported_at", "missing: an exported_at column or [export] date_from_filename")
-            default: throw fail("columns.exported_at", "give an exported_at column or [export] date_from_filename, not both")
+            switch (try regex("export", "date_from_filename"), try string("export", "date"), columns[.exportedAt]) {
+            case (let pattern?, nil, nil): exported = .fileName(pattern: pattern)
+            case (nil, let date?, nil): exported = .fixed(date)
+            case (nil, nil, let column?): exported = .column(column)
+            case (nil, nil, nil): throw fail("columns.exported_at", "missing: an exported_at column, [export] date_from_filename or [export] date")
+            default: throw fail("columns.exported_at", "give exactly one of an exported_at column, [export] date_from_filename, [export] date")
             }
 
             return StockFeedMapping(
