@@ -43,6 +43,11 @@ struct RealDataTests {
         return (report, try SnapshotQuery("\(temporary.path)/snapshots/current"), temporary)
     }
 
+    /// How the real lists are read: mapping files of their own in Tests/RealData.
+    static func mapping(_ name: String) throws -> String {
+        try String(contentsOfFile: "\(RepositoryFiles.root)/Tests/RealData/\(name)", encoding: .utf8)
+    }
+
     private func feed(_ report: RunReport, _ file: String) throws -> FeedResult {
         try #require(report.feeds.first { $0.file == file }, "\(file) not in the report")
     }
@@ -197,30 +202,6 @@ struct RealDataTests {
 
     // MARK: A national medicines list, by mapping
 
-    static let bdpmMapping = """
-    # France's public medicines database, CIS_CIP_bdpm: tab-separated, Windows-1252, no header, never quoted.
-    [match]
-    filename = "CIS_CIP_bdpm*.txt"
-    [format]
-    delimiter = "\\t"
-    quote = ""
-    encoding = "windows-1252"
-    header = false
-    decimal_separator = ","
-    date_format = "yyyy-MM-dd"
-    [prices]
-    currency = "EUR"
-    includes_vat = true
-    [pharmacy]
-    id = "FR-BDPM"
-    [export]
-    date = "2022-06-02"
-    [columns]
-    aptcode = 2
-    name = 3
-    gtin = 7
-    price = 10
-    """
 
     @Test func theFrenchMedicinesListLoadsAsAPriceListWithItsQuotesAndLetters() throws {
         let raw = try RealData.bytes("bdpm/CIS_CIP_bdpm_subset.txt")
@@ -234,7 +215,7 @@ struct RealDataTests {
         let noPrice = prices.filter(\.isEmpty).count
         let thousands = prices.filter { $0.filter { $0 == UInt8(ascii: ",") }.count > 1 }.count
         #expect(thousands == 296)
-        let (report, query, _) = try run(["CIS_CIP_bdpm_subset.txt": raw], mappings: ["bdpm.mapping.toml": Self.bdpmMapping], maxRejectRate: 100)
+        let (report, query, _) = try run(["CIS_CIP_bdpm_subset.txt": raw], mappings: ["bdpm.mapping.toml": try Self.mapping("bdpm.mapping.toml")], maxRejectRate: 100)
         let list = try feed(report, "CIS_CIP_bdpm_subset.txt")
         #expect(list.outcome == .loaded && list.read == 2_467)
         #expect(list.rejectsByReason == [.badPrice: noPrice + thousands])
@@ -250,34 +231,10 @@ struct RealDataTests {
 
     // MARK: A reimbursement list in XML, by mapping with paths up to the product
 
-    static let swissMapping = """
-    # The Swiss Spezialitätenliste: the name and ATC code on the preparation, a price on each pack.
-    # Its prices are Swiss francs, which have no fixed rate here: read as euro to check the structure.
-    [match]
-    filename = "Preparations*.xml"
-    [format]
-    type = "xml"
-    record_element = "Pack"
-    decimal_separator = "."
-    date_format = "dd.MM.yyyy"
-    [prices]
-    currency = "EUR"
-    includes_vat = true
-    [pharmacy]
-    id = "CH-SL"
-    [columns]
-    aptcode = "@PackId"
-    name = "../../NameDe"
-    atc = "../../AtcCode"
-    gtin = "GTIN"
-    producer = "Partners/Partner/Description"
-    price = "Prices/PublicPrice/Price"
-    exported_at = "/Preparations/@ReleaseDate"
-    """
 
     @Test func theSwissListLoadsPackByPackWithItsProductsNames() throws {
         let (report, query, _) = try run(["Preparations.xml": try RealData.bytes("xml-swiss-sl/Preparations.xml")],
-                                         mappings: ["sl.mapping.toml": Self.swissMapping])
+                                         mappings: ["sl.mapping.toml": try Self.mapping("swiss-sl.mapping.toml")])
         let list = try feed(report, "Preparations.xml")
         #expect(list.outcome == .loaded && list.read == 31)
         #expect(list.accepted == 30 && list.rejectsByReason == [.badPrice: 1])
