@@ -288,4 +288,18 @@ import Testing
         #expect(try nights.current().int("SELECT count(*) FROM pharmacies") == 3)
         #expect(ReportFormatter().format(report).contains("rax_\\xD5ismae.txt"))
     }
+
+    @Test func aPriceListWithoutStockLevelsLoadsWithQuantityNull() throws {
+        let nights = Nights()
+        // The generator's mapping without its quantity column: a sister site's price list.
+        let priceList = Self.chainMapping.replacingOccurrences(of: "quantity = \"kogus\"\n", with: "")
+        #expect(priceList != Self.chainMapping)
+        nights.temporary.write("mappings/chain.mapping.toml", text: priceList)
+        writeChain(nights, "chain_x_a.csv", date: "22.11.2026", rows: [("501", "A", "1,00"), ("501", "B", "2,00")])
+        let report = try nights.run(asOf: "2026-11-23T06:00:00")
+        let list = try feed(report, "chain_x_a.csv", pharmacy: "501")
+        #expect(list.outcome == .loaded && list.accepted == 2)
+        #expect(list.message == "stock not reported: a price list, its 2 offers have no quantity (NULL)")
+        #expect(try nights.current().rows("SELECT aptcode, price_cents, quantity FROM offers ORDER BY aptcode") == [["A", "100", nil], ["B", "200", nil]])
+    }
 }
