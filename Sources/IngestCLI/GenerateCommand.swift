@@ -19,12 +19,24 @@ struct GeneratorOptions: ParsableArguments {
     @Option(name: .long, help: "Share of records written with a fault, 0 to 1 (0: a clean folder).")
     var badRate = 0.0
 
+    @Option(name: .long, help: "A later night of the same seed: exports this many days after the first night's.")
+    var daysLater = 0
+
+    @Option(name: .long, help: "Share of lines whose price moves by up to ±30 % against the first night, 0 to 1.")
+    var priceChangeRate = 0.0
+
+    @Option(name: .long, help: "Wrong-data faults, comma-separated, one pharmacy each: kroons-as-euro, decimal-slip, duplicate-branch, item-count-collapse, zero-stock (the ground truth holds over the first night of the seed).")
+    var wrongData = ""
+
     @Option(name: .long, help: "Folder holding patient_price_rules.toml, copied into the generated mappings.")
     var rulesFrom = "mappings"
 
     func validate() throws {
         guard pharmacies >= 1, items >= 1 else { throw ValidationError("--pharmacies and --items must be at least 1") }
         guard (0...1).contains(badRate) else { throw ValidationError("--bad-rate is a share from 0 to 1") }
+        guard (0...1).contains(priceChangeRate) else { throw ValidationError("--price-change-rate is a share from 0 to 1") }
+        guard daysLater >= 0 else { throw ValidationError("--days-later cannot be negative") }
+        _ = try parsedWrongData()
         _ = try parsedFormats()
     }
 
@@ -37,10 +49,24 @@ struct GeneratorOptions: ParsableArguments {
         return parsed
     }
 
+    func parsedWrongData() throws -> [WrongDataFault] {
+        let names = wrongData.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        return try names.map { name in
+            guard let fault = WrongDataFault(rawValue: name) else {
+                throw ValidationError("--wrong-data takes \(WrongDataFault.allCases.map(\.rawValue).joined(separator: ", ")); got '\(name)'")
+            }
+            return fault
+        }
+    }
+
     var generatorOptions: FeedGenerator.Options {
         get throws {
-            FeedGenerator.Options(pharmacies: pharmacies, items: items, seed: seed, formats: try parsedFormats(), badRate: badRate,
-                                  rulesSource: "\(rulesFrom)/patient_price_rules.toml")
+            var options = FeedGenerator.Options(pharmacies: pharmacies, items: items, seed: seed, formats: try parsedFormats(), badRate: badRate,
+                                                rulesSource: "\(rulesFrom)/patient_price_rules.toml")
+            options.daysLater = daysLater
+            options.priceChangeRate = priceChangeRate
+            options.wrongData = try parsedWrongData()
+            return options
         }
     }
 

@@ -44,6 +44,15 @@ struct ImportCommand: ParsableCommand {
     @Option(name: .long, help: "A stock feed rejecting more than this percent of its records is rejected whole.")
     var maxRejectRate = 5
 
+    @Option(name: .long, help: "Check: a feed whose median price ratio against current lies outside [1/F, F] is rejected (price_shift); 0 switches it off.")
+    var maxPriceRatio = 2.0
+
+    @Option(name: .long, help: "Check: a pharmacy's item count may fall by at most this many percent against current (item_count_drop); 100 switches it off.")
+    var maxItemDrop = 50
+
+    @Option(name: .long, help: "Check: two pharmacies' feeds with the same item lines, at least this many, are duplicate_stock; 0 switches it off.")
+    var duplicateStockMinItems = 50
+
     @Option(name: .long, help: "Offers carried over for a pharmacy without a valid feed are dropped this many days after the run that last loaded them.")
     var maxStaleDays = 7
 
@@ -63,6 +72,9 @@ struct ImportCommand: ParsableCommand {
             throw ValidationError("\(name) is a percentage from 0 to 100")
         }
         guard maxStaleDays >= 0 else { throw ValidationError("--max-stale-days cannot be negative") }
+        guard maxPriceRatio == 0 || maxPriceRatio > 1 else { throw ValidationError("--max-price-ratio is a factor above 1 (or 0 to switch the check off)") }
+        guard (0...100).contains(maxItemDrop) else { throw ValidationError("--max-item-drop is a percentage from 0 to 100") }
+        guard duplicateStockMinItems >= 0 else { throw ValidationError("--duplicate-stock-min-items cannot be negative") }
     }
 
     func run() throws {
@@ -76,6 +88,7 @@ struct ImportCommand: ParsableCommand {
                                      maxRejectRatePercent: maxRejectRate)
         options.force = force
         options.maxStaleDays = maxStaleDays
+        options.checks = StockDataChecks(maxPriceRatio: maxPriceRatio, maxItemDropPercent: maxItemDrop, duplicateMinItems: duplicateStockMinItems)
 
         let run = ImportRun(options: options)
         let display = ProgressDisplay()

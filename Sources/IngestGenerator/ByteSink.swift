@@ -45,11 +45,13 @@ struct ByteSink {
 public enum GeneratorError: Error, CustomStringConvertible {
     case cannotWrite(String, String)
     case missingRules(String)
+    case tooFewPharmacies(String)
 
     public var description: String {
         switch self {
         case .cannotWrite(let path, let reason): return "cannot write \(path): \(reason)"
         case .missingRules(let path): return "no patient price rules at \(path) to copy into the generated mappings"
+        case .tooFewPharmacies(let message): return message
         }
     }
 }

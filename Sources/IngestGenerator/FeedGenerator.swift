@@ -18,6 +18,13 @@ public struct FeedGenerator: Sendable {
         public var maxRejectRatePercent = 5
         /// At most this many pharmacies share one chain file (format `chain`).
         public var pharmaciesPerChainFile = 200
+        /// A later night of the same seed: exports this many days on (0: the first night).
+        public var daysLater = 0
+        /// Share of lines whose price moves by up to ±30 % against the first night.
+        public var priceChangeRate = 0.0
+        /// Wrong-data faults, each put into one pharmacy's feed; the ground
+        /// truth then holds for an import over the first night of this seed.
+        public var wrongData: [WrongDataFault] = []
 
         public init(pharmacies: Int, items: Int, seed: UInt64, formats: [GeneratedFormat] = [.rax, .noom, .csv],
                     badRate: Double = 0, rulesSource: String) {
@@ -66,7 +73,16 @@ public struct FeedGenerator: Sendable {
                                             name: Self.pharmacyName)
         for (file, counts) in try reference.write(to: feeds) { truth.feeds[file] = counts }
 
-        let all = (0..<options.pharmacies).map { stockWriter(index: $0, catalog: catalog) }
+        var all = (0..<options.pharmacies).map { stockWriter(index: $0, catalog: catalog) }
+        for index in all.indices {
+            all[index].night.daysLater = options.daysLater
+            all[index].night.priceChangeRate = options.priceChangeRate
+        }
+        for (index, fault, copies) in try wrongDataTargets(all) {
+            all[index].night.wrongData = fault
+            all[index].night.copiesIndex = copies
+            truth.wrongData[all[index].fileName] = fault.rawValue
+        }
         let writers = all.filter { $0.format != .chain }
         let chainPharmacies = all.filter { $0.format == .chain }
         let chains = stride(from: 0, to: chainPharmacies.count, by: max(1, options.pharmaciesPerChainFile)).enumerated().map { number, start in
@@ -93,6 +109,32 @@ public struct FeedGenerator: Sendable {
     static func pharmacyName(_ index: Int) -> String {
         var random = SeededRandom(seed: UInt64(index), stream: 7)
         return "APTEEK " + GeneratedCatalog.word(&random, syllables: 3).uppercased()
+    }
+
+    /// Which pharmacy gets each wrong-data fault: the kroons a RAX feed (the
+    /// one format with a currency in its header), the others Noom feeds,
+    /// from the highest index down, away from the feeds broken whole; a
+    /// duplicated branch copies the next Noom pharmacy below it.
+    private func wrongDataTargets(_ writers: [StockFeedWriter]) throws -> [(index: Int, fault: WrongDataFault, copies: Int?)] {
+        var free = writers.indices.reversed().filter { writers[$0].wholeFault == nil }
+        func take(_ format: GeneratedFormat) throws -> Int {
+            guard let index = free.first(where: { writers[$0].format == format }) else {
+                throw GeneratorError.tooFewPharmacies("no \(format.rawValue) pharmacy left for a wrong-data fault; generate more pharmacies")
+            }
+            free.removeAll { $0 == index }
+            return index
+        }
+        var targets: [(Int, WrongDataFault, Int?)] = []
+        for fault in options.wrongData {
+            switch fault {
+            case .kroonsAsEuro: targets.append((try take(.rax), fault, nil))
+            case .duplicateBranch:
+                let copy = try take(.noom)
+                targets.append((copy, fault, try take(.noom)))
+            default: targets.append((try take(.noom), fault, nil))
+            }
+        }
+        return targets
     }
 
     /// With faults on, the first feeds of each format are broken whole, one

@@ -50,12 +50,15 @@ public struct GroundTruth: Codable, Sendable, Equatable {
     public var maxRejectRatePercent: Int
     /// By file name; a chain file's pharmacies by `key(file:pharmacyID:)`.
     public var feeds: [String: Feed]
+    /// Files with a wrong-data fault (issue 22), and which: their counts hold
+    /// for an import over the first night of the same seed.
+    public var wrongData: [String: String] = [:]
 
     /// The key of one pharmacy's share of a chain file: `file#pharmacy`.
     public static func key(file: String, pharmacyID: String) -> String { "\(file)#\(pharmacyID)" }
 
     enum CodingKeys: String, CodingKey {
         case seed, pharmacies, items, formats, feeds
-        case badRate = "bad_rate", maxRejectRatePercent = "max_reject_rate_percent"
+        case badRate = "bad_rate", maxRejectRatePercent = "max_reject_rate_percent", wrongData = "wrong_data"
     }
 }

@@ -8,6 +8,31 @@ public enum GeneratedFormat: String, Sendable, CaseIterable {
     case chain
 }
 
+/// A well-formed feed with wrong data (issue 22), for a later night whose
+/// previous night was clean: what the checks against `current` must catch.
+public enum WrongDataFault: String, Sendable, CaseIterable {
+    /// A RAX export in kroons whose header says EUR (15.6466 × too high).
+    case kroonsAsEuro = "kroons-as-euro"
+    /// Every price 100 × too high.
+    case decimalSlip = "decimal-slip"
+    /// Another branch's stock (lines, prices, quantities) under a pharmacy's own id, exported a minute later.
+    case duplicateBranch = "duplicate-branch"
+    /// The item count falls from all items to one in thirty.
+    case itemCountCollapse = "item-count-collapse"
+    /// Every quantity zero: a warning, the feed loads.
+    case zeroStock = "zero-stock"
+
+    /// The reason the import rejects the faulty feed with; nil where it is only a warning.
+    var reason: String? {
+        switch self {
+        case .kroonsAsEuro, .decimalSlip: return "price_shift"
+        case .duplicateBranch: return "duplicate_stock"
+        case .itemCountCollapse: return "item_count_drop"
+        case .zeroStock: return nil
+        }
+    }
+}
+
 /// One pharmacy's stock, written in its format with faults injected at the
 /// chosen rate; the ground truth is counted from what is actually written.
 public struct StockFeedWriter: Sendable {
@@ -30,6 +55,17 @@ public struct StockFeedWriter: Sendable {
     /// Faults that break the whole feed.
     enum WholeFault { case truncated, unsupportedVersion, summaryMismatch, malformed, unsafe, renamedHeader }
 
+    /// How a later night differs from the first: its export is `daysLater`
+    /// days on, some prices drift, and one wrong-data fault may be injected.
+    struct Night: Sendable {
+        var daysLater = 0
+        /// Share of lines whose price moves by up to ±30 % (a normal night's changes).
+        var priceChangeRate = 0.0
+        var wrongData: WrongDataFault?
+        /// For `.duplicateBranch`: the pharmacy whose lines this one copies (its export a minute later).
+        var copiesIndex: Int?
+    }
+
     let catalog: GeneratedCatalog
     let pharmacyID: String
     let pharmacyName: String
@@ -38,6 +74,7 @@ public struct StockFeedWriter: Sendable {
     let badRate: Double
     let wholeFault: WholeFault?
     let seed: UInt64
+    var night = Night()
 
     struct Line {
         var item: GeneratedCatalog.Item
@@ -49,10 +86,20 @@ public struct StockFeedWriter: Sendable {
     /// RAX version and currency follow the export date, as they did in the field.
     var raxVersion: String { index % 4 == 1 ? "3.2" : (index % 2 == 0 ? "3.1" : "3.2") }
     var usesKroons: Bool { format == .rax && index % 4 == 1 }
+    /// The header's currency: a kroon export labelled EUR (`.kroonsAsEuro`) keeps its kroon amounts.
+    var declaredCurrency: String { usesKroons && night.wrongData != .kroonsAsEuro ? "EEK" : "EUR" }
 
-    /// Local export time: kroon-era feeds at the end of 2010, the others in 2025.
+    /// Local export time: kroon-era feeds at the end of 2010, the others in
+    /// 2025; a later night `daysLater` on; a copied branch a minute after its original.
     var exportParts: (year: Int, month: Int, day: Int, hour: Int, minute: Int) {
-        usesKroons ? (2010, 12, 30, 23, index % 60) : (2025, 11, 20, 23, index % 60)
+        let base = usesKroons ? (2010, 12, 30, 23, index % 60) : (2025, 11, 20, 23, index % 60)
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        let start = calendar.date(from: DateComponents(year: base.0, month: base.1, day: base.2, hour: base.3, minute: base.4))!
+        let minutes = night.copiesIndex.map { ($0 % 60) + 1 - index % 60 } ?? 0
+        let moved = start.addingTimeInterval(TimeInterval(night.daysLater * 86_400 + minutes * 60))
+        let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: moved)
+        return (parts.year!, parts.month!, parts.day!, parts.hour!, parts.minute!)
     }
 
     var fileName: String {
@@ -74,18 +121,32 @@ public struct StockFeedWriter: Sendable {
     }
 
     func lines() -> [Line] {
-        var random = SeededRandom(seed: seed, stream: 1000 + UInt64(index))
+        // A copied branch writes its original's lines (prices, stock, faults) under its own id.
+        let source = night.copiesIndex ?? index
+        var random = SeededRandom(seed: seed, stream: 1000 + UInt64(source))
+        var drift = SeededRandom(seed: seed, stream: 3000 + UInt64(source) + UInt64(night.daysLater) << 32)
         let faults = allowedFaults
-        var nextFault = index % faults.count
-        return catalog.items.enumerated().map { offset, item in
-            let factor = 90 + (index * 7 + offset * 13) % 21
+        var nextFault = source % faults.count
+        var lines = catalog.items.enumerated().map { offset, item in
+            let factor = 90 + (source * 7 + offset * 13) % 21
             var line = Line(item: item, cents: max(1, item.baseCents * factor / 100), quantity: random.int(0...60), fault: nil)
             if offset > 0, badRate > 0, random.chance(badRate) {
                 line.fault = faults[nextFault % faults.count]
                 nextFault += 1
             }
+            if night.priceChangeRate > 0, drift.chance(night.priceChangeRate) {
+                line.cents = max(1, line.cents * drift.int(70...130) / 100)
+            }
+            switch night.wrongData {
+            case .kroonsAsEuro? where !usesKroons: line.cents = Int((Double(line.cents) * 15.6466).rounded())
+            case .decimalSlip?: line.cents *= 100
+            case .zeroStock?: line.quantity = 0
+            default: break
+            }
             return line
         }
+        if night.wrongData == .itemCountCollapse { lines = lines.enumerated().filter { $0.offset % 30 == 0 }.map(\.element) }
+        return lines
     }
 
     /// Writes the feed and returns its expected counts.
@@ -100,6 +161,7 @@ public struct StockFeedWriter: Sendable {
         case .csv: writeCSV(lines, into: &sink, truth: &truth)
         case .chain: preconditionFailure("a chain pharmacy's rows are written by ChainFeedWriter")
         }
+        if let reason = night.wrongData?.reason { truth.rejectWhole(reason) }
         switch wholeFault {
         case .truncated?: truth.rejectWhole("trailer_mismatch")
         case .unsupportedVersion?: truth.rejectWhole("unsupported_version", recordsExamined: false)
@@ -107,8 +169,9 @@ public struct StockFeedWriter: Sendable {
         case .malformed?: truth.rejectWhole("malformed_xml")
         case .unsafe?: truth.rejectWhole("unsafe_xml")
         case .renamedHeader?: truth.rejectWhole("bad_header")
-        case nil:
+        case nil where night.wrongData?.reason == nil:
             if truth.read > 0, truth.rejected * 100 > maxRejectRate * truth.read { truth.rejectWhole("reject_rate_exceeded") }
+        case nil: break
         }
         return truth
     }
@@ -136,7 +199,7 @@ public struct StockFeedWriter: Sendable {
         let t = exportParts
         let version = wholeFault == .unsupportedVersion ? "3.3" : raxVersion
         let header = String(format: "H;RAX;%@;%@;%@;%04d%02d%02dT%02d%02d;%@\r\n", version, pharmacyID, pharmacyName,
-                            t.year, t.month, t.day, t.hour, t.minute, usesKroons ? "EEK" : "EUR")
+                            t.year, t.month, t.day, t.hour, t.minute, declaredCurrency)
         sink.append(Windows1257.shared.encode(header)!)
         var quantitySum = 0
         let first = lines[0].item.aptcode
@@ -144,7 +207,7 @@ public struct StockFeedWriter: Sendable {
             let item = line.item
             var fields = ["I", line.fault == .duplicateKey ? first : item.aptcode]
             if raxVersion == "3.2" { fields.append(line.fault == .badPackageCode ? badPackage(item.packageCode) : item.packageCode ?? "") }
-            let cents = usesKroons ? Int((Double(line.cents) * 15.6466).rounded()) : line.cents
+            let cents = usesKroons ? Int((Double(line.cents) * 15.6466).rounded()) : line.cents // kroon amounts, whatever the header says
             let price = line.fault == .badPrice ? "1.234,00" : euros(cents, separator: ",")
             let quantity = line.fault == .badQuantity ? -line.quantity - 1 : line.quantity
             fields += [line.fault == .badGTIN ? badGTIN(item.gtin) : item.gtin,

@@ -24,6 +24,8 @@ public struct ImportOptions: Sendable {
     /// in force. Set to replay a past night or build a database of another era.
     public var asOf: Date
     public var gates: QualityGates = QualityGates()
+    /// Per-pharmacy checks against current and across tonight's feeds (wrong data, not missing data).
+    public var checks = StockDataChecks()
     /// Publish even when a quality gate fails (never an empty result); the manifest records it.
     public var force = false
     /// Carried-over offers older than this are dropped with a warning.

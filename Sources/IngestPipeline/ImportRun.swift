@@ -193,7 +193,7 @@ public final class ImportRun {
             threads.wait()
         }
         let loader = StockLoader(writer: writer, reference: reference, pricer: pricer, previous: previous,
-                                 asOf: options.asOfTimestamp, maxStaleDays: options.maxStaleDays)
+                                 asOf: options.asOfTimestamp, maxStaleDays: options.maxStaleDays, checks: options.checks, force: options.force)
         // A chain part's file was read when it was split: its replay counts nothing here.
         let sizes = tasks.map { $0.candidates.reduce(Int64(0)) { $0 + ($1.part == nil ? $1.file.size : 0) } }
         let total = sizes.reduce(0, +)
@@ -223,7 +223,9 @@ public final class ImportRun {
             rejectCounts: Dictionary(uniqueKeysWithValues: report.rejectCounts.map { ($0.key.rawValue, $0.value) }),
             warningCounts: Dictionary(uniqueKeysWithValues: report.warningCounts.map { ($0.key.rawValue, $0.value) }),
             snapshot: snapshot, rejectsFile: directory.rejectsName(version), warningsFile: directory.warningsName(version),
-            forced: !report.forcedGates.isEmpty, forcedGates: report.forcedGates.map(\.description),
+            forced: !report.forcedGates.isEmpty || report.checks.contains(where: \.forced),
+            forcedGates: report.forcedGates.map(\.description)
+                + report.checks.filter(\.forced).map { "check \($0.check): \($0.failed.joined(separator: ", ")) loaded with --force" },
             carriedOver: report.carriedOver.map {
                 Manifest.CarriedOver(kind: $0.kind.rawValue, key: $0.key, fromVersion: $0.fromVersion,
                                      lastRefresh: $0.lastRefresh, dropped: $0.dropped, offers: $0.offers)

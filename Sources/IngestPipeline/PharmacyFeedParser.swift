@@ -24,6 +24,8 @@ struct PharmacyFeedParser: Sendable {
     struct Result: Sendable {
         var pharmacyID: String?
         var header: StockFeedHeader?
+        /// The candidate whose feed is loaded (read again if a later check rejects it after it was written).
+        var loaded: StockFeedPlan.Candidate?
         /// The loaded feed's offers, sorted by aptcode byte order.
         var offers: [StockOffer] = []
         var feeds: [FeedResult] = []
@@ -90,6 +92,7 @@ struct PharmacyFeedParser: Sendable {
             } else {
                 loadedFile = file.name
                 result.header = header
+                result.loaded = candidate
                 // Exports are usually in aptcode order already: check before sorting.
                 let records = output.records
                 result.offers = Self.isInKeyOrder(records) ? records : records.sorted { precedesInByteOrder($0.aptcode, $1.aptcode) }

@@ -93,6 +93,19 @@ final class PreviousSnapshot {
         return rows
     }
 
+    /// Shelf prices of some of one pharmacy's items (point lookups on the primary key).
+    func prices(of pharmacyID: String, aptcodes: [String]) throws -> [String: Int64] {
+        let statement = try database.cachedStatement("SELECT price_cents FROM offers WHERE pharmacy_id = ? AND aptcode = ?")
+        var prices: [String: Int64] = [:]
+        for aptcode in aptcodes {
+            statement.bind(pharmacyID, at: 1)
+            statement.bind(aptcode, at: 2)
+            if try statement.step() { prices[aptcode] = statement.int64(0) }
+            statement.reset()
+        }
+        return prices
+    }
+
     func item(_ aptcode: String) throws -> ItemRow? {
         let statement = try database.cachedStatement("""
             SELECT aptcode, package_code, gtin, name, producer, atc, active_substance, info_url, image_url FROM items WHERE aptcode = ?

@@ -60,6 +60,15 @@ public struct ReportFormatter {
             let place = warning.file.isEmpty ? "" : "\(warning.file):\(warning.line) "
             return "\(place)[\(warning.key)] \(warning.message)"
         }
+        if report.checks.contains(where: { $0.evaluated > 0 }) {
+            lines.append("")
+            lines.append("checks against current:")
+            for check in report.checks where check.evaluated > 0 {
+                let verdict = check.failed.isEmpty ? "passed" : (check.forced ? "FORCED" : "FAILED") + " for \(check.failed.joined(separator: ", "))"
+                let closest = check.closest.map { "; closest \($0)" } ?? ""
+                lines.append("  \(check.check) (limit \(check.limit)): \(check.evaluated) judged, \(verdict)\(closest)")
+            }
+        }
         if !report.carriedOver.isEmpty {
             lines.append("")
             lines.append("carried over from \(report.carriedOver.first!.fromVersion):")

@@ -49,6 +49,10 @@ public struct RunMetrics {
             if case .emptyResult = report.blocked { gates["empty_result"] = 1 }
             metric("ingest_quality_gate_failed", "1 for each quality gate the last run failed.",
                    gates.sorted { $0.key < $1.key }.map { ("{gate=\"\($0.key)\"}", String($0.value)) })
+            metric("ingest_check_failed", "Pharmacies each wrong-data check failed in the last run.",
+                   report.checks.map { ("{check=\"\($0.check)\"}", String($0.failed.count)) })
+            metric("ingest_check_margin", "How far inside its limit the closest passing pharmacy stayed (price: factor, items: percentage points).",
+                   report.checks.compactMap { check in check.margin.map { ("{check=\"\(check.check)\"}", String(format: "%.3f", $0)) } })
             metric("ingest_carried_over_pharmacies", "Pharmacies kept stale from an earlier snapshot.",
                    [("", String(report.carriedOver.filter { $0.kind == .pharmacy && !$0.dropped }.count))])
         }

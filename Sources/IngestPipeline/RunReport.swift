@@ -14,6 +14,8 @@ public struct RunReport: Sendable {
     public var blocked: PublishBlock?
     /// Gates that failed and were overridden with --force.
     public var forcedGates: [QualityGates.Failure] = []
+    /// How the wrong-data checks went (price shift, item count drop, duplicate stock).
+    public var checks: [CheckSummary] = []
     /// What was kept from the previous snapshot.
     public var carriedOver: [CarryOver] = []
     /// The version the run compared against (`current` when it started).

@@ -18,11 +18,13 @@ public struct RunReportDocument: Codable, Sendable {
     public var rejectCounts: [String: Int]
     public var warningCounts: [String: Int]
     public var carriedOver: [CarryOver]
+    /// The wrong-data checks with their margins.
+    public var checks: [CheckSummary]
     public var diff: SnapshotDiff?
     public var rejects: [Reject]
 
     enum CodingKeys: String, CodingKey {
-        case published, blocked, feeds, diff, rejects
+        case published, blocked, feeds, diff, rejects, checks
         case dryRun = "dry_run", publishedVersion = "published_version", previousVersion = "previous_version"
         case failedGates = "failed_gates", forcedGates = "forced_gates", rowCounts = "row_counts"
         case rejectCounts = "reject_counts", warningCounts = "warning_counts", carriedOver = "carried_over"
@@ -41,6 +43,7 @@ public struct RunReportDocument: Codable, Sendable {
         rejectCounts = Dictionary(uniqueKeysWithValues: report.rejectCounts.map { ($0.key.rawValue, $0.value) })
         warningCounts = Dictionary(uniqueKeysWithValues: report.warningCounts.map { ($0.key.rawValue, $0.value) })
         carriedOver = report.carriedOver
+        checks = report.checks
         diff = report.diff
         rejects = report.rejects
     }

@@ -30,7 +30,22 @@ final class StockLoader {
     /// Previous pharmacies not yet loaded or carried, in byte order.
     private var pendingPrevious: [String]
 
-    init(writer: SnapshotWriter, reference: ReferenceData, pricer: TierPricer, previous: PreviousSnapshot?, asOf: ExportTimestamp, maxStaleDays: Int) {
+    /// The wrong-data checks (issue 22) and whether --force loads what they fail.
+    let checks: StockDataChecks
+    let force: Bool
+    private var summaries: (price: CheckSummary, items: CheckSummary, duplicates: CheckSummary)
+    /// Tonight's loaded feeds by their item-line digest, to find one pharmacy's stock under another's id.
+    private var digests: [UInt64: (pharmacyID: String, exportedAt: Int64, file: String, index: Int, candidate: StockFeedPlan.Candidate)] = [:]
+
+    init(writer: SnapshotWriter, reference: ReferenceData, pricer: TierPricer, previous: PreviousSnapshot?, asOf: ExportTimestamp, maxStaleDays: Int,
+         checks: StockDataChecks = StockDataChecks(), force: Bool = false) {
+        self.checks = checks
+        self.force = force
+        summaries = (
+            CheckSummary(check: RejectReason.priceShift.rawValue,
+                         limit: checks.maxPriceRatio > 0 ? "\(StockDataChecks.format(1 / checks.maxPriceRatio))–\(StockDataChecks.format(checks.maxPriceRatio))" : "off"),
+            CheckSummary(check: RejectReason.itemCountDrop.rawValue, limit: checks.maxItemDropPercent < 100 ? "\(checks.maxItemDropPercent) %" : "off"),
+            CheckSummary(check: RejectReason.duplicateStock.rawValue, limit: checks.duplicateMinItems > 0 ? "≥ \(checks.duplicateMinItems) items" : "off"))
         self.writer = writer
         self.reference = reference
         self.pricer = pricer
@@ -57,6 +72,11 @@ final class StockLoader {
             return
         }
         if pendingPrevious.last == pharmacyID { pendingPrevious.removeLast() }
+        if let problem = try judge(result, header: header, report: &report) {
+            reject(result, problem, report: &report)
+            try carry(pharmacyID, report: &report)
+            return
+        }
         let period = pricer.period(on: header.exportedAt.localDate)
         let offers = result.offers
         var rows: [OfferRow] = []
@@ -82,13 +102,15 @@ final class StockLoader {
     /// items and pharmacies.
     func finish(report: inout RunReport) throws {
         try carryPrevious(before: nil, report: &report)
+        report.checks = [summaries.price, summaries.items, summaries.duplicates]
         try priceLateOffers()
         try writer.writeItems(items.sortedRows().map { item in
             var item = item
             reference.enrich(&item, warnings: &report.warnings)
             return item
         })
-        try writer.writePharmacies(pharmacies)
+        // A pharmacy evicted as a duplicate with nothing to carry leaves an empty slot (itemCount -1).
+        try writer.writePharmacies(pharmacies.filter { $0.itemCount >= 0 })
     }
 
     /// Offers written before their item's package code was known.
@@ -120,7 +142,16 @@ final class StockLoader {
     /// the export itself bore: a feed loaded tonight is fresh tonight and is
     /// carried for `maxStaleDays` after, however old its export date.
     private func carry(_ pharmacyID: String, report: inout RunReport) throws {
-        guard let previous, let old = previous.pharmacies[pharmacyID] else { return }
+        guard let kept = try kept(pharmacyID, report: &report) else { return }
+        try writer.writeOffers(pharmacyID: pharmacyID, kept.offers)
+        pharmacies.append(kept.row)
+    }
+
+    /// A pharmacy's data in `current`, priced with tonight's list, and its
+    /// carry-over entry in the report; nil when there is none or it is too
+    /// old (then the report says it was dropped).
+    private func kept(_ pharmacyID: String, report: inout RunReport) throws -> (row: PharmacyRow, offers: [OfferRow])? {
+        guard let previous, let old = previous.pharmacies[pharmacyID] else { return nil }
         let refreshed = ExportTimestamp.parseISO8601(old.lastRefresh)
         let loaded = ExportTimestamp.parseISO8601(old.loadedAt ?? old.lastRefresh)
         var entry = CarryOver(kind: .pharmacy, key: pharmacyID, fromVersion: previous.version, lastRefresh: old.lastRefresh,
@@ -132,11 +163,11 @@ final class StockLoader {
         }
         guard let refreshed, refreshed.epochSeconds <= latestValidExport else {
             drop(.futureDropped, "pharmacy \(pharmacyID)'s offers in \(previous.version) are dated \(old.lastRefresh), after the run's time; they are dropped, never carried")
-            return
+            return nil
         }
         guard let loaded, loaded.epochSeconds >= staleCutoff else {
             drop(.staleDropped, "pharmacy \(pharmacyID) sent no valid feed since the run of \(old.loadedAt ?? old.lastRefresh), over \(maxStaleDays) days; its offers are dropped")
-            return
+            return nil
         }
         var rows = try previous.offers(of: pharmacyID)
         let period = pricer.period(on: refreshed.localDate)
@@ -146,7 +177,6 @@ final class StockLoader {
             }
             if let period { pricer.price(&rows[index], packageCode: items.packageCode(of: rows[index].aptcode), period: period) }
         }
-        try writer.writeOffers(pharmacyID: pharmacyID, rows)
         var row = reference.registry[pharmacyID].map { known in
             PharmacyRow(id: known.id, name: known.name, chainID: known.chainID, region: known.region, address: known.address,
                         phone: known.phone, openHours: known.openHours, latitude: known.latitude, longitude: known.longitude,
@@ -155,9 +185,115 @@ final class StockLoader {
         row.stale = true
         row.itemCount = rows.count
         row.loadedAt = old.loadedAt ?? old.lastRefresh
-        pharmacies.append(row)
         entry.offers = rows.count
         report.carriedOver.append(entry)
+        return (row, rows)
+    }
+
+    // MARK: Wrong data (issue 22)
+
+    /// The checks against current and across tonight's feeds; the problem that rejects the feed, if any.
+    private func judge(_ result: PharmacyFeedParser.Result, header: StockFeedHeader, report: inout RunReport) throws -> StockDataChecks.Problem? {
+        let offers = result.offers
+        let id = header.pharmacyID
+        let file = result.loaded?.file.name ?? ""
+        if !offers.isEmpty, offers.allSatisfy({ $0.quantity == 0 }) {
+            report.warnings.append(Warning(file: file, line: 0, key: id, code: .allQuantitiesZero,
+                                           message: "every one of pharmacy \(id)'s \(offers.count) offers has quantity 0"))
+        }
+        var problem: StockDataChecks.Problem?
+        func settle(_ found: StockDataChecks.Problem?, margin: Double, describe: String, in summary: inout CheckSummary) {
+            if let found {
+                summary.failed(id, forced: force)
+                if force {
+                    report.warnings.append(Warning(file: file, line: 0, key: id, code: .checkForced, message: "forced past \(found.reason): \(found.message)"))
+                } else if problem == nil {
+                    problem = found
+                }
+            } else {
+                summary.passed(id, margin: margin, describe: describe)
+            }
+        }
+        if let previous, let old = previous.pharmacies[id] {
+            if checks.maxItemDropPercent < 100 {
+                let (found, margin) = checks.itemCountDrop(current: old.itemCount, tonight: offers.count)
+                settle(found, margin: margin, describe: "\(old.itemCount) → \(offers.count) items", in: &summaries.items)
+            }
+            if checks.maxPriceRatio > 0 {
+                let sample = offers.prefix(checks.priceSample).map { (aptcode: $0.aptcode, cents: $0.priceCents) }
+                let current = try previous.prices(of: id, aptcodes: sample.map(\.aptcode))
+                if let (ratio, items) = StockDataChecks.medianRatio(tonight: sample, current: current), items >= checks.minCommonItems {
+                    let (found, margin) = checks.priceShift(ratio: ratio, items: items)
+                    settle(found, margin: margin, describe: "median ratio \(StockDataChecks.format(ratio))", in: &summaries.price)
+                }
+            }
+        }
+        if problem == nil, checks.duplicateMinItems > 0, offers.count >= checks.duplicateMinItems, let loaded = result.loaded {
+            let digest = StockDataChecks.digest(offers)
+            if let other = digests[digest] {
+                // The newer export is the copy: its pharmacy keeps yesterday's data.
+                let thisIsNewer = header.exportedAt.epochSeconds != other.exportedAt
+                    ? header.exportedAt.epochSeconds > other.exportedAt : precedesInByteOrder(other.file, file)
+                let message = { (copy: String, original: String, copyFile: String, originalFile: String) in
+                    "the same \(offers.count) item lines (aptcode, price, quantity) as pharmacy \(original)'s \(originalFile): \(copyFile), the newer file, is taken for a copy and pharmacy \(copy) keeps its data"
+                }
+                if thisIsNewer {
+                    settle(StockDataChecks.Problem(reason: .duplicateStock, message: message(id, other.pharmacyID, file, other.file)),
+                           margin: 0, describe: "", in: &summaries.duplicates)
+                } else {
+                    summaries.duplicates.failed(other.pharmacyID, forced: force)
+                    if !force {
+                        try evict(other.pharmacyID, at: other.index, candidate: other.candidate,
+                                  problem: StockDataChecks.Problem(reason: .duplicateStock, message: message(other.pharmacyID, id, other.file, file)),
+                                  report: &report)
+                    }
+                    digests[digest] = (id, header.exportedAt.epochSeconds, file, pharmacies.count, loaded)
+                }
+            } else {
+                summaries.duplicates.evaluated += 1
+                digests[digest] = (id, header.exportedAt.epochSeconds, file, pharmacies.count, loaded)
+            }
+        }
+        return problem
+    }
+
+    /// The loaded feed's line becomes a rejected one: every offer of it a reject with the check's reason.
+    private func reject(_ result: PharmacyFeedParser.Result, _ problem: StockDataChecks.Problem, report: inout RunReport) {
+        let id = result.pharmacyID ?? ""
+        let file = markRejected(id, problem, report: &report)
+        let prefix = "feed rejected whole (\(problem.reason)): \(problem.message)"
+        report.rejects += result.offers.map { Reject(file: file, line: $0.line, key: $0.aptcode, reason: problem.reason, message: prefix) }
+    }
+
+    /// Marks the pharmacy's loaded feed rejected in the report; returns its file name.
+    private func markRejected(_ id: String, _ problem: StockDataChecks.Problem, report: inout RunReport) -> String {
+        guard let index = report.feeds.lastIndex(where: { $0.pharmacyID == id && $0.outcome == .loaded && $0.kind == FeedKind.stock.rawValue }) else { return "" }
+        report.feeds[index].outcome = .rejected
+        report.feeds[index].reason = problem.reason.rawValue
+        report.feeds[index].message = "\(problem.reason): \(problem.message)"
+        report.feeds[index].rejectsByReason[problem.reason, default: 0] += report.feeds[index].accepted
+        report.feeds[index].accepted = 0
+        return report.feeds[index].file
+    }
+
+    /// A pharmacy already written turns out to be the newer copy of another's
+    /// stock: its offers give way to yesterday's (or to none), its feed is
+    /// rejected, and its records are read again (rare) so each is a reject
+    /// with its own line.
+    private func evict(_ id: String, at index: Int, candidate: StockFeedPlan.Candidate, problem: StockDataChecks.Problem,
+                       report: inout RunReport) throws {
+        let file = markRejected(id, problem, report: &report)
+        var output = FeedOutput<StockOffer>(file: file)
+        if let part = candidate.part { _ = try part.replay(into: &output) } else { _ = candidate.adapter.parse(candidate.file, into: &output) }
+        let prefix = "feed rejected whole (\(problem.reason)): \(problem.message)"
+        report.rejects += output.records.map { Reject(file: file, line: $0.line, key: $0.aptcode, reason: problem.reason, message: prefix) }
+        if let kept = try kept(id, report: &report) {
+            try writer.replaceOffers(pharmacyID: id, kept.offers)
+            pharmacies[index] = kept.row
+        } else {
+            try writer.replaceOffers(pharmacyID: id, [])
+            pharmacies[index].itemCount = -1
+        }
     }
 
     private func pharmacyRow(_ header: StockFeedHeader, offers: Int, report: inout RunReport) -> PharmacyRow {
@@ -181,4 +317,9 @@ extension WarningCode {
     public static let staleDropped = WarningCode(rawValue: "stale_dropped")
     /// `current` held offers dated after the run's time (a clock gone wrong before this rule existed).
     public static let futureDropped = WarningCode(rawValue: "future_dropped")
+}
+
+extension WarningCode {
+    /// A wrong-data check failed and --force loaded the feed anyway.
+    public static let checkForced = WarningCode(rawValue: "check_forced")
 }

@@ -68,6 +68,21 @@ public final class SnapshotWriter {
         if !offers.isEmpty { offerPharmacyCount += 1 }
     }
 
+    /// Replaces a pharmacy already written (found afterwards to be another's
+    /// copy): its rows go, `offers` take their place, out of key order (rare).
+    public func replaceOffers(pharmacyID: String, _ offers: [OfferRow]) throws {
+        guard let insertOffer else { throw SQLiteError(code: 21, message: "writer is closed") }
+        let count = try database.cachedStatement("SELECT count(*) FROM offers WHERE pharmacy_id = ?")
+        count.bind(pharmacyID, at: 1)
+        let before = try count.step() ? count.int64(0) : 0
+        let delete = try database.cachedStatement("DELETE FROM offers WHERE pharmacy_id = ?")
+        try delete.run(.text(pharmacyID))
+        for index in offers.indices { try insertOffer.write(pharmacyID: pharmacyID, offers[index...index]) }
+        offerCount += offers.count - Int(before)
+        if before > 0, offers.isEmpty { offerPharmacyCount -= 1 }
+        if before == 0, !offers.isEmpty { offerPharmacyCount += 1 }
+    }
+
     /// SQLite's BINARY collation is byte order, which is Swift's `<` on UTF-8.
     static func precedes(_ p1: String, _ a1: String, _ p2: String, _ a2: String) -> Bool {
         if p1 == p2 { return precedesInByteOrder(a1, a2) }

@@ -14,7 +14,7 @@ import Testing
         for pharmacy in 0..<12 {
             var feed = RAXFeedBuilder(pharmacyID: "\(1000 + pharmacy)")
             for item in 0..<1500 {
-                feed.item(String(format: "MM%06d", item), name: "TOODE \(item) ÕLI", price: "\(item % 97),\(item % 100)", quantity: "\(item % 13)")
+                feed.item(String(format: "MM%06d", item), name: "TOODE \(item) ÕLI", price: "\(item % 97),\(item % 100)", quantity: "\((item + pharmacy) % 13)")
             }
             temporary.write("feeds/rax_\(pharmacy).txt", bytes: feed.bytes)
         }

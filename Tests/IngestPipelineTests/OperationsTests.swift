@@ -13,7 +13,8 @@ import Testing
         let feeds = temporary.subdirectory("feeds")
         for pharmacy in pharmacies {
             var feed = RAXFeedBuilder(pharmacyID: "\(1000 + pharmacy)", exportedAt: RAXFeedBuilder.exportTime(daysAgo: daysAgo))
-            for item in 0..<items { feed.item("MM\(item)", name: "TOODE \(item)", price: price(pharmacy, item)) }
+            // Each pharmacy its own stock levels: identical item lines would be one pharmacy's copy of another's.
+            for item in 0..<items { feed.item("MM\(item)", name: "TOODE \(item)", price: price(pharmacy, item), quantity: "\(pharmacy + 1)") }
             temporary.write("feeds/rax_\(1000 + pharmacy).txt", bytes: feed.bytes)
         }
         return feeds
