@@ -131,6 +131,36 @@ for n in 250 500 1000; do
 done
 
 echo
+echo "## Checks against current: the workload's next night, checks on and off, paired ($RUNS runs)"
+# The checks compare each pharmacy with current, so they run on a second
+# night: night 1 is published once, and each timed night-2 run starts from
+# a copy of it (a night-2 run over night 2 would skip every feed, not_newer).
+W500N2="$WORK/w${SEED}-500x10000-night2"
+if [ ! -f "$W500N2/ground-truth.json" ]; then
+  rm -rf "$W500N2"
+  "$INGEST" generate --out "$W500N2" --pharmacies 500 --items 10000 --seed "$SEED" --formats rax,noom,csv,chain \
+    --days-later 1 --price-change-rate 0.02 --rules-from mappings >&2
+fi
+rm -rf "$WORK/night1"
+"$INGEST" --feeds "$W500/feeds" --mappings "$W500/mappings" --snapshots "$WORK/night1" >/dev/null 2>&1
+: > "$WORK/on.txt"; : > "$WORK/off.txt"
+for run in $(seq "$RUNS"); do
+  rm -rf "$WORK/night2"; cp -a "$WORK/night1" "$WORK/night2"
+  measure "$INGEST" --feeds "$W500N2/feeds" --mappings "$W500N2/mappings" --snapshots "$WORK/night2" >> "$WORK/on.txt"
+  grep -Eq "price_shift \(limit 0.5–2\): [0-9]+ judged, passed" "$WORK/out.txt" || { echo "bench: night 2 did not pass every check" >&2; exit 1; }
+  rm -rf "$WORK/night2"; cp -a "$WORK/night1" "$WORK/night2"
+  measure "$INGEST" --feeds "$W500N2/feeds" --mappings "$W500N2/mappings" --snapshots "$WORK/night2" \
+    --max-price-ratio 0 --max-item-drop 100 --duplicate-stock-min-items 0 >> "$WORK/off.txt"
+done
+on=$(cut -d' ' -f1 "$WORK/on.txt" | median); off=$(cut -d' ' -f1 "$WORK/off.txt" | median)
+paired=$(paste -d' ' <(cut -d' ' -f1 "$WORK/on.txt") <(cut -d' ' -f1 "$WORK/off.txt") | awk '{ printf "%.3f\n", $1 / $2 }')
+echo "| checks | wall s (median) |"
+echo "| --- | --- |"
+echo "| on | $on |"
+echo "| off | $off |"
+echo "paired on/off: $(echo $paired), median $(echo "$paired" | median) (target: under 1.02)"
+
+echo
 echo "## One chain file: 200 pharmacies × 10,000 items, rows in random order (one run)"
 chain="$WORK/chain${SEED}-200x10000"
 if [ ! -f "$chain/ground-truth.json" ]; then
