@@ -63,23 +63,48 @@ struct SnapshotsCommand: ParsableCommand {
     }
 
     struct Rollback: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Point current at an earlier version (atomic switch).")
+        static let configuration = CommandConfiguration(
+            abstract: "Point current at an earlier version (atomic switch), once its file matches its manifest's SHA-256 and passes quick_check.",
+            discussion: "Exit codes: 0 switched; 66 no such version; 70 the file does not match its manifest or fails quick_check (current unchanged); 75 another run holds the lock.")
         @OptionGroup var location: Location
         @Argument(help: "The version to make current.")
         var version: String
 
+        /// SNAPSHOT.md: the file must match its manifest's SHA-256 (a tampered
+        /// or damaged file is refused) and pass `PRAGMA quick_check` before
+        /// `current` points at it; any failure exits 70 and changes nothing.
         func run() throws {
             let version = try location.existing(version)
             try location.locked {
-                let database = try SQLiteDatabase(path: location.directory.snapshotPath(version), readOnly: true)
-                defer { database.close() }
-                if let problems = try SnapshotIntegrityCheck.problems(in: database) {
-                    printError("ingest: \(version) fails its integrity check (\(problems)); current is unchanged")
+                if let problem = Self.problem(with: version, in: location.directory) {
+                    printError("ingest: \(version) \(problem); current is unchanged")
                     throw ExitStatus.integrityFailure.exitCode
                 }
                 try SnapshotPublisher(directory: location.directory).switchCurrent(to: version)
             }
             print("current → \(version)")
+        }
+
+        static func problem(with version: String, in directory: SnapshotDirectory) -> String? {
+            let path = directory.snapshotPath(version)
+            let manifest: Manifest
+            do { manifest = try directory.readManifest(version) } catch {
+                return "has no readable manifest to check it against (\(error))"
+            }
+            do {
+                let digest = try FileDigest.sha256(path: path)
+                guard digest == manifest.snapshot.sha256 else {
+                    return "does not match its manifest: SHA-256 \(digest), the manifest says \(manifest.snapshot.sha256)"
+                }
+                let database = try SQLiteDatabase(path: path, readOnly: true)
+                defer { database.close() }
+                let check = try database.prepare("PRAGMA quick_check")
+                var findings: [String] = []
+                while try check.step() { findings.append(check.string(0) ?? "") }
+                return findings == ["ok"] ? nil : "fails PRAGMA quick_check: \(findings.prefix(3).joined(separator: "; "))"
+            } catch {
+                return "cannot be checked: \(error)"
+            }
         }
     }
 

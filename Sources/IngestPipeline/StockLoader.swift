@@ -220,8 +220,9 @@ final class StockLoader {
                 settle(found, margin: margin, describe: "\(old.itemCount) → \(offers.count) items", in: &summaries.items)
             }
             if checks.maxPriceRatio > 0 {
+                // Tonight's first items in key order against current's from the same key on.
                 let sample = offers.prefix(checks.priceSample).map { (aptcode: $0.aptcode, cents: $0.priceCents) }
-                let current = try previous.prices(of: id, aptcodes: sample.map(\.aptcode))
+                let current = try sample.first.map { try previous.prices(of: id, from: $0.aptcode, limit: checks.priceSample) } ?? [:]
                 if let (ratio, items) = StockDataChecks.medianRatio(tonight: sample, current: current), items >= checks.minCommonItems {
                     let (found, margin) = checks.priceShift(ratio: ratio, items: items)
                     settle(found, margin: margin, describe: "median ratio \(StockDataChecks.format(ratio))", in: &summaries.price)

@@ -114,4 +114,26 @@ import Testing
             #expect(object?["level"] != nil && object?["message"] != nil)
         }
     }
+
+    @Test func rollbackRefusesATamperedFileWith70AndChangesNothing() throws {
+        let temporary = TemporaryDirectory()
+        let snapshots = "\(temporary.path)/s"
+        #expect(try CommandRunner.ingest(["--feeds", feeds(temporary, pharmacies: 2, price: "1,00"), "--snapshots", snapshots]).status == 0)
+        #expect(try CommandRunner.ingest(["--feeds", feeds(temporary, pharmacies: 2, price: "2,00", daysAgo: 1), "--snapshots", snapshots]).status == 0)
+        let directory = SnapshotDirectory(path: snapshots)
+        let (old, current) = (directory.versions()[0], directory.currentVersion())
+        // One byte changed in the old file: still a database, but not the one its manifest describes.
+        let handle = try #require(FileHandle(forUpdatingAtPath: directory.snapshotPath(old)))
+        try handle.seek(toOffset: 4096 + 100)
+        let byte = try #require(try handle.read(upToCount: 1)).first!
+        try handle.seek(toOffset: 4096 + 100)
+        try handle.write(contentsOf: Data([byte ^ 0xFF]))
+        try handle.close()
+        let rollback = try CommandRunner.ingest(["snapshots", "rollback", old, "--snapshots", snapshots])
+        #expect(rollback.status == 70)
+        #expect(rollback.stderr.contains("\(old) does not match its manifest: SHA-256"))
+        #expect(rollback.stderr.hasSuffix("; current is unchanged\n"))
+        #expect(rollback.stdout.isEmpty)
+        #expect(directory.currentVersion() == current)
+    }
 }
