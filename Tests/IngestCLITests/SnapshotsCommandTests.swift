@@ -16,12 +16,17 @@ import Testing
         return feeds
     }
 
-    @Test func rollbackSwitchesCurrentBackAndVerifyPasses() throws {
-        let temporary = TemporaryDirectory()
+    /// Two published versions, prices 1.00 then 2.00.
+    private func twoVersions(_ temporary: TemporaryDirectory) throws -> (String, SnapshotDirectory) {
         let snapshots = "\(temporary.path)/s"
         #expect(try CommandRunner.ingest(["--feeds", feeds(temporary, pharmacies: 2, price: "1,00"), "--snapshots", snapshots]).status == 0)
         #expect(try CommandRunner.ingest(["--feeds", feeds(temporary, pharmacies: 2, price: "2,00", daysAgo: 1), "--snapshots", snapshots]).status == 0)
-        let directory = SnapshotDirectory(path: snapshots)
+        return (snapshots, SnapshotDirectory(path: snapshots))
+    }
+
+    @Test func rollbackSwitchesCurrentBackAndVerifyPasses() throws {
+        let temporary = TemporaryDirectory()
+        let (snapshots, directory) = try twoVersions(temporary)
         let versions = directory.versions()
         #expect(versions.count == 2)
 
@@ -117,10 +122,7 @@ import Testing
 
     @Test func rollbackRefusesATamperedFileWith70AndChangesNothing() throws {
         let temporary = TemporaryDirectory()
-        let snapshots = "\(temporary.path)/s"
-        #expect(try CommandRunner.ingest(["--feeds", feeds(temporary, pharmacies: 2, price: "1,00"), "--snapshots", snapshots]).status == 0)
-        #expect(try CommandRunner.ingest(["--feeds", feeds(temporary, pharmacies: 2, price: "2,00", daysAgo: 1), "--snapshots", snapshots]).status == 0)
-        let directory = SnapshotDirectory(path: snapshots)
+        let (snapshots, directory) = try twoVersions(temporary)
         let (old, current) = (directory.versions()[0], directory.currentVersion())
         // One byte changed in the old file: still a database, but not the one its manifest describes.
         let handle = try #require(FileHandle(forUpdatingAtPath: directory.snapshotPath(old)))
