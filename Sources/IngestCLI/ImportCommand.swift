@@ -95,12 +95,10 @@ struct ImportCommand: ParsableCommand {
         run.progress = { display.update(done: $0, total: $1) }
         var result: RunReport?
         var status = ExitStatus.success
-        defer { writeMetrics(started: started, status: status, report: result) }
         do {
             let report = try run.run()
             result = report
             print(ReportFormatter().format(report), terminator: "")
-            if let path = self.report { try DurableFile.write(RunReportDocument(report).encoded(), to: path) }
             switch report.blocked {
             case .emptyResult?: status = .emptyResult
             case .gates?: status = .gateFailed
@@ -110,16 +108,25 @@ struct ImportCommand: ParsableCommand {
             status = Self.status(for: error)
             printError("ingest: \(error)")
         }
+        // The outputs come after the publish: failing them must not read as a failed run, nor pass silently.
+        if let path = self.report, let result {
+            do { try OutputFile.write(RunReportDocument(result).encoded(), to: path) } catch {
+                outputFailed("the report", path, error, result, &status)
+            }
+        }
+        if let path = output.metricsFile {
+            do { try RunMetrics(startedAt: started, finishedAt: Date(), exitCode: status.rawValue, report: result).write(to: path) } catch {
+                outputFailed("the metrics file", path, error, result, &status)
+            }
+        }
         if status != .success { throw status.exitCode }
     }
 
-    private func writeMetrics(started: Date, status: ExitStatus, report: RunReport?) {
-        guard let path = output.metricsFile else { return }
-        do {
-            try RunMetrics(startedAt: started, finishedAt: Date(), exitCode: status.rawValue, report: report).write(to: path)
-        } catch {
-            printError("ingest: cannot write metrics file \(path): \(error)")
-        }
+    /// Says what was published (or not) and what could not be written; exit 5 unless the run already failed.
+    private func outputFailed(_ what: String, _ path: String, _ error: Error, _ report: RunReport?, _ status: inout ExitStatus) {
+        let done = report?.publishedVersion.map { "the snapshot \($0) was published" } ?? "nothing was published by this run"
+        printError("ingest: \(done), but \(what) could not be written to \(path): \(error)")
+        if status == .success { status = .outputNotWritten }
     }
 
     /// The exit code for each kind of failure (see `ExitStatus`).

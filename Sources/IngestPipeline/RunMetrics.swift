@@ -70,6 +70,6 @@ public struct RunMetrics {
     /// Writes the textfile atomically (a scraper never sees half of it).
     public func write(to path: String) throws {
         let previous = try? String(contentsOfFile: path, encoding: .utf8)
-        try DurableFile.write(Data(text(previous: previous).utf8), to: path)
+        try OutputFile.write(Data(text(previous: previous).utf8), to: path)
     }
 }

@@ -14,8 +14,12 @@ public enum DurableFile {
     /// Writes `data` to a hidden temporary file beside `path`, fsyncs it and
     /// renames it over `path`: readers see the old file or the whole new one.
     public static func write(_ data: Data, to path: String) throws {
-        let directory = (path as NSString).deletingLastPathComponent
-        let temporary = "\(directory)/.tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        try write(data, to: path, inFolder: (path as NSString).deletingLastPathComponent)
+    }
+
+    /// The same, with the temporary file in `folder`, the folder of `path`.
+    static func write(_ data: Data, to path: String, inFolder folder: String) throws {
+        let temporary = "\(folder)/.tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         let descriptor = open(temporary, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC | O_NOFOLLOW, 0o644)
         guard descriptor >= 0 else { throw POSIXFailure(operation: "create", path: temporary) }
         var ok = false
@@ -25,17 +29,7 @@ public enum DurableFile {
         do {
             defer { close(descriptor) }
             fchmod(descriptor, 0o644)
-            try data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
-                var offset = 0
-                while offset < bytes.count {
-                    let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-                    if written < 0 {
-                        if errno == EINTR { continue }
-                        throw POSIXFailure(operation: "write", path: temporary)
-                    }
-                    offset += written
-                }
-            }
+            try OutputFile.writeAll(data, to: descriptor, path: temporary)
             guard Glibc.fsync(descriptor) == 0 else { throw POSIXFailure(operation: "fsync", path: temporary) }
         }
         guard rename(temporary, path) == 0 else { throw POSIXFailure(operation: "rename to", path: path) }

@@ -1,0 +1,91 @@
+import Foundation
+import IngestSnapshot
+import IngestTestSupport
+import Testing
+@testable import IngestCLI
+
+/// `--report` and `--metrics-file` on every path a user gives (issue 17).
+@Suite struct OutputPathTests {
+    private func feeds(_ temporary: TemporaryDirectory) throws -> String {
+        let feeds = temporary.subdirectory("feeds")
+        for name in ["pharmacies.csv", "rax_5060_201012302305.txt"] {
+            try FileManager.default.copyItem(atPath: RepositoryFiles.feed(name), toPath: "\(feeds)/\(name)")
+        }
+        return feeds
+    }
+
+    private func isJSONReport(_ data: Data) -> Bool {
+        (try? JSONSerialization.jsonObject(with: data) as? [String: Any])?["published"] as? Bool == true
+    }
+
+    @Test func aBareNameADotPathAndAnAbsolutePathAreWrittenWholeInTheirOwnFolder() throws {
+        let temporary = TemporaryDirectory()
+        let feeds = try feeds(temporary)
+        for (argument, written) in [("bare.json", "\(temporary.path)/bare.json"), ("./dot.json", "\(temporary.path)/dot.json"),
+                                    ("\(temporary.path)/abs.json", "\(temporary.path)/abs.json")] {
+            let result = try CommandRunner.ingest(["--feeds", feeds, "--snapshots", "\(temporary.path)/s-\(argument.count)", "--report", argument,
+                                                   "--metrics-file", argument + ".prom"], in: temporary.path)
+            #expect(result.status == 0, "\(argument): \(result.stderr)")
+            #expect(isJSONReport(try Data(contentsOf: URL(fileURLWithPath: written))), "\(argument)")
+            #expect(try String(contentsOfFile: written + ".prom", encoding: .utf8).contains("ingest_last_run_exit_code 0"))
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: temporary.path).allSatisfy { !$0.hasPrefix(".tmp-") })
+    }
+
+    @Test func aDashAndDevStdoutGoToStandardOutputAndTheLinkStays() throws {
+        let temporary = TemporaryDirectory()
+        let feeds = try feeds(temporary)
+        for argument in ["-", "/dev/stdout"] {
+            let result = try CommandRunner.ingest(["--feeds", feeds, "--snapshots", "\(temporary.path)/s\(argument.count)", "--report", argument])
+            #expect(result.status == 0, "\(argument): \(result.stderr)")
+            let json = try #require(result.stdout.range(of: "{\n"))
+            #expect(isJSONReport(Data(result.stdout[json.lowerBound...].utf8)), "\(argument)")
+        }
+        var info = stat()
+        #expect(lstat("/dev/stdout", &info) == 0 && (info.st_mode & S_IFMT) == S_IFLNK)
+    }
+
+    @Test func aFIFOIsWrittenDirectly() throws {
+        let temporary = TemporaryDirectory()
+        let fifo = "\(temporary.path)/report.fifo"
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let received = Received()
+        // A blocking open and read to the end, as a shell's `cat fifo` would.
+        let reader = Thread {
+            let descriptor = open(fifo, O_RDONLY)
+            var data = Data()
+            var buffer = [UInt8](repeating: 0, count: 65_536)
+            while descriptor >= 0 {
+                let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+                if count <= 0 { break }
+                data.append(contentsOf: buffer[..<count])
+            }
+            if descriptor >= 0 { close(descriptor) }
+            received.set(data)
+        }
+        reader.start()
+        let result = try CommandRunner.ingest(["--feeds", try feeds(temporary), "--snapshots", "\(temporary.path)/s", "--report", fifo])
+        #expect(result.status == 0, "\(result.stderr)")
+        for _ in 0..<100 where received.data == nil { Thread.sleep(forTimeInterval: 0.05) }
+        #expect(isJSONReport(received.data ?? Data()))
+        var info = stat()
+        #expect(lstat(fifo, &info) == 0 && (info.st_mode & S_IFMT) == S_IFIFO)
+    }
+
+    @Test func aReportThatCannotBeWrittenAfterAPublishExits5AndSaysTheSnapshotWasPublished() throws {
+        let temporary = TemporaryDirectory()
+        let result = try CommandRunner.ingest(["--feeds", try feeds(temporary), "--snapshots", "\(temporary.path)/s",
+                                               "--report", "\(temporary.path)/no/such/folder/r.json"])
+        #expect(result.status == ExitStatus.outputNotWritten.rawValue)
+        let version = try #require(SnapshotDirectory(path: "\(temporary.path)/s").currentVersion())
+        #expect(result.stderr.contains("\ningest: the snapshot \(version) was published, but the report could not be written to \(temporary.path)/no/such/folder/r.json: "))
+    }
+}
+
+/// What the FIFO's reader got, handed between threads.
+private final class Received: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Data?
+    var data: Data? { lock.withLock { value } }
+    func set(_ data: Data) { lock.withLock { value = data } }
+}
