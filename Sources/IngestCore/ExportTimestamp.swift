@@ -34,6 +34,11 @@ public struct ExportTimestamp: Sendable, Hashable, Comparable, CustomStringConve
         return ExportTimestamp(epochSeconds: epoch, utcOffsetSeconds: zone.secondsFromGMT(for: date))
     }
 
+    /// An instant as the pharmacies' clock shows it (Tallinn's offset at that moment): a run's `--as-of`.
+    public static func tallinnTime(_ date: Date) -> ExportTimestamp {
+        ExportTimestamp(epochSeconds: Int64(date.timeIntervalSince1970.rounded(.down)), utcOffsetSeconds: tallinn.secondsFromGMT(for: date))
+    }
+
     /// `YYYYMMDDTHHMM` (the RAX header), Tallinn time.
     public static func parseCompact(_ text: String, in zone: TimeZone = tallinn) -> ExportTimestamp? {
         let bytes = Array(text.utf8)

@@ -20,8 +20,7 @@ public struct FeedCheck {
         var report = RunReport(dryRun: true)
         let classified = FeedClassification(FeedInventory(files: files), catalog: catalog)
         report.feeds += classified.settled
-        let asOfTime = ExportTimestamp(epochSeconds: Int64(asOf.timeIntervalSince1970.rounded(.down)),
-                                       utcOffsetSeconds: ExportTimestamp.tallinn.secondsFromGMT(for: asOf))
+        let asOfTime = ExportTimestamp.tallinnTime(asOf)
         let reference = try ReferenceData.load(classified, catalog: catalog, runDate: asOfTime.localDate, previous: nil, report: &report)
 
         let scratch = NSTemporaryDirectory() + "ingest-check-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
@@ -45,10 +44,7 @@ public struct FeedCheck {
             report.rejects += result.rejects
             report.warnings += result.warnings
         }
-        report.feeds.sort { a, b in
-            a.file != b.file ? precedesInByteOrder(a.file, b.file) : precedesInByteOrder(a.pharmacyID ?? "", b.pharmacyID ?? "")
-        }
-        report.rejects.sort { ($0.file, $0.line) < ($1.file, $1.line) }
+        report.sortForReading()
         return report
     }
 

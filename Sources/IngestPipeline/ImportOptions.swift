@@ -49,10 +49,7 @@ public struct ImportOptions: Sendable {
     }
 
     /// `asOf` as an instant with Tallinn's offset, the pharmacies' own clock.
-    public var asOfTimestamp: ExportTimestamp {
-        ExportTimestamp(epochSeconds: Int64(asOf.timeIntervalSince1970.rounded(.down)),
-                        utcOffsetSeconds: ExportTimestamp.tallinn.secondsFromGMT(for: asOf))
-    }
+    public var asOfTimestamp: ExportTimestamp { ExportTimestamp.tallinnTime(asOf) }
 }
 
 public enum IngestVersion {

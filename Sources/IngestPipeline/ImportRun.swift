@@ -118,11 +118,7 @@ public final class ImportRun {
             clock.lap("indexes and search index built")
             report.rowCounts = try writer.rowCounts()
             writer.close()
-            // By file, then by pharmacy: a chain file has a line per pharmacy.
-            report.feeds.sort { a, b in
-                a.file != b.file ? precedesInByteOrder(a.file, b.file) : precedesInByteOrder(a.pharmacyID ?? "", b.pharmacyID ?? "")
-            }
-            report.rejects.sort { ($0.file, $0.line) < ($1.file, $1.line) }
+            report.sortForReading()
             judge(&report, previous: previous)
             if options.dryRun, let previous {
                 report.diff = try SnapshotDiff.compute(old: previous.path, oldLabel: previous.version, new: stagingPath, newLabel: "this run")

@@ -23,6 +23,15 @@ public struct RunReport: Sendable {
     /// Against current: filled for dry runs and `snapshots diff`.
     public var diff: SnapshotDiff?
 
+    /// Feeds by file, then by pharmacy (a chain file has a line per
+    /// pharmacy); rejects by file and line: the order every report reads in.
+    mutating func sortForReading() {
+        feeds.sort { a, b in
+            a.file != b.file ? precedesInByteOrder(a.file, b.file) : precedesInByteOrder(a.pharmacyID ?? "", b.pharmacyID ?? "")
+        }
+        rejects.sort { ($0.file, $0.line) < ($1.file, $1.line) }
+    }
+
     public var rejectCounts: [RejectReason: Int] {
         rejects.reduce(into: [:]) { $0[$1.reason, default: 0] += 1 }
     }
