@@ -63,6 +63,11 @@ public final class DelimitedFileReader {
 
         func append(_ data: UnsafeMutableRawPointer?, _ length: Int) {
             let start = count
+            guard error == nil else { return }
+            if count + length > ParseLimits.lineBytes {
+                error = ParseLimits.exceeded("line_bytes", limit: ParseLimits.lineBytes, "the record on line \(line) is longer than", bytes: true, line: line)
+                return
+            }
             if let data, length > 0 {
                 if count + length > capacity { grow(to: count + length) }
                 (bytes + count).update(from: data.assumingMemoryBound(to: UInt8.self), count: length)
@@ -269,7 +274,7 @@ public final class DelimitedFileReader {
     private func failure(parser: inout csv_parser, line: Int) -> FeedFailure {
         let code = csv_error(&parser)
         if code == CSV_ENOMEM {
-            return FeedFailure(reason: .lineTooLong, message: "a field is longer than \(1 << 20) bytes", line: line)
+            return ParseLimits.exceeded("field_bytes", limit: ParseLimits.fieldBytes, "a field on line \(line) is longer than", bytes: true, line: line)
         }
         return FeedFailure(reason: .malformedCSV, message: "malformed CSV: \(String(cString: csv_strerror(code)))", line: line)
     }

@@ -4,7 +4,8 @@ import IngestCore
 /// Streams a text file line by line through one fixed buffer, so memory stays
 /// flat whatever the file size. Lines are lent as byte views into the buffer,
 /// without copying; a line longer than the limit is reported once and
-/// skipped, never buffered.
+/// skipped, never buffered. A line past `ParseLimits.lineBytes` (a file with
+/// no line ends to speak of) stops the file: `limit_exceeded`.
 public struct LineReader {
     public enum Line {
         /// The line's bytes, without `\n` or `\r\n`.
@@ -52,6 +53,9 @@ public struct LineReader {
                 let end = UnsafeMutablePointer<UInt8>(newline.assumingMemoryBound(to: UInt8.self)) - base
                 if skipping {
                     lineNumber += 1
+                    if skippedBytes + end - start > ParseLimits.lineBytes {
+                        throw ParseLimits.exceeded("line_bytes", limit: ParseLimits.lineBytes, "line \(lineNumber) is longer than", bytes: true, line: lineNumber)
+                    }
                     try body(.tooLong(bytesSeen: skippedBytes + end - start), lineNumber)
                     skipping = false
                     skippedBytes = 0
@@ -73,6 +77,9 @@ public struct LineReader {
                 if !skipping { skipping = true }
                 skippedBytes += leftover
                 filled = 0
+                if skippedBytes > ParseLimits.lineBytes {
+                    throw ParseLimits.exceeded("line_bytes", limit: ParseLimits.lineBytes, "line \(lineNumber + 1) is longer than", bytes: true, line: lineNumber + 1)
+                }
             } else {
                 if start > 0, leftover > 0 { memmove(base, base + start, leftover) }
                 filled = leftover

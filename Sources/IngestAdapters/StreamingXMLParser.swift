@@ -89,9 +89,6 @@ public final class StreamingXMLParser {
     public static let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOCDATA.rawValue | XML_PARSE_COMPACT.rawValue)
     public static let chunkSize = 256 * 1024
     static let firstChunkSize = 16 * 1024
-    /// Deeper nesting than this is refused: no feed format needs more than a
-    /// handful of levels, and libxml2's SAX mode does not limit depth itself.
-    public static let maxDepth = 256
 
     private final class Context {
         /// Strong `let`s: the callbacks reach the context as a guaranteed
@@ -101,7 +98,9 @@ public final class StreamingXMLParser {
         let text: XMLTextCapture
         var parser: xmlParserCtxtPtr?
         var unsafeReason: String?
-        var tooDeep = false
+        /// A shape past `ParseLimits`, found in the bytes or in the nesting.
+        var limitExceeded: FeedFailure?
+        var markup = XMLMarkupGuard()
         var depth = 0
         var stoppedByHandler = false
         /// The first error libxml2 raised: later ones are often its echoes.
@@ -137,6 +136,12 @@ public final class StreamingXMLParser {
                 bufferStart = 0
                 bufferEnd = count
                 if count == 0 { return 0 }
+                // libxml2 gets none of a chunk that goes past a limit: the tag is never parsed.
+                if let failure = markup.scan(UnsafeRawBufferPointer(start: buffer, count: count)) {
+                    limitExceeded = failure
+                    bufferEnd = 0
+                    return -1
+                }
             }
             let count = min(length, bufferEnd - bufferStart)
             destination.copyMemory(from: buffer + bufferStart, byteCount: count)
@@ -196,9 +201,7 @@ public final class StreamingXMLParser {
         if let reason = context.unsafeReason {
             throw FeedFailure(reason: .unsafeXML, message: reason, line: context.line)
         }
-        if context.tooDeep {
-            throw FeedFailure(reason: .malformedXML, message: "elements nested deeper than \(Self.maxDepth) levels", line: context.line)
-        }
+        if let failure = context.limitExceeded { throw failure }
         if let failed = context.readErrno {
             throw FeedFailure(reason: .unreadable, message: "read failed: \(String(cString: strerror(failed)))", line: context.line)
         }
@@ -228,8 +231,9 @@ public final class StreamingXMLParser {
             guard let context, let localname else { return }
             Unmanaged<Context>.fromOpaque(context)._withUnsafeGuaranteedRef { state in
                 state.depth += 1
-                if state.depth > StreamingXMLParser.maxDepth {
-                    state.tooDeep = true
+                if state.depth > ParseLimits.elementDepth, state.limitExceeded == nil {
+                    state.limitExceeded = ParseLimits.exceeded("element_depth", limit: ParseLimits.elementDepth,
+                                                               "elements are nested deeper than", line: state.line)
                     if let parser = state.parser { xmlStopParser(parser) }
                     return
                 }

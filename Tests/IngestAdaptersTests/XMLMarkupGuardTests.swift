@@ -1,0 +1,44 @@
+import IngestCore
+import Testing
+@testable import IngestAdapters
+
+@Suite struct XMLMarkupGuardTests {
+    /// Scans `text` in pieces of `piece` bytes, as reads would hand it over.
+    private func scan(_ text: String, piece: Int) -> FeedFailure? {
+        var markup = XMLMarkupGuard()
+        let bytes = Array(text.utf8)
+        var start = 0
+        while start < bytes.count {
+            let end = min(start + piece, bytes.count)
+            if let failure = bytes[start..<end].withUnsafeBytes({ markup.scan($0) }) { return failure }
+            start = end
+        }
+        return nil
+    }
+
+    private static func attributes(_ count: Int) -> String { (0..<count).map { " a\($0)=\"=\"" }.joined() }
+
+    /// `=` and `>` inside comments, CDATA, instructions and quoted values are not markup.
+    @Test func countsOnlyRealAttributes() {
+        let many = Self.attributes(600)
+        let document = "<?xml version=\"1.0\"?>\n<!-- \(many) > -- -->\n<r a='>'\(Self.attributes(511))>"
+            + "<![CDATA[<x\(many)>]]><?pi\(many)?></r>"
+        for piece in [1, 3, 4096] { #expect(scan(document, piece: piece) == nil, "piece \(piece)") }
+    }
+
+    @Test func stopsAtTheFirstAttributePastTheLimit() {
+        for piece in [1, 7, 4096] {
+            let failure = scan("<r>\n\n<item\(Self.attributes(513))/>", piece: piece)
+            #expect(failure == FeedFailure(reason: .limitExceeded, message: "an element has more attributes than 512 (limit attributes_per_element)", line: 3))
+        }
+    }
+
+    @Test func sizesOfValuesTextAndComments() {
+        let value = String(repeating: "v", count: ParseLimits.attributeBytes + 1)
+        #expect(scan("<r a=\"\(value)\"/>", piece: 65_536)?.message == "an attribute value is longer than 1048576 bytes (limit attribute_bytes)")
+        #expect(scan("<r a=\"\(value.dropLast())\"/>", piece: 65_536) == nil)
+        let text = String(repeating: "t", count: ParseLimits.textBytes + 1)
+        #expect(scan("<r>\(text)</r>", piece: 65_536)?.message == "text between two tags is longer than 8388608 bytes (limit text_bytes)")
+        #expect(scan("<r><!--\(text)--></r>", piece: 65_536)?.message == "a comment is longer than 8388608 bytes (limit text_bytes)")
+    }
+}
