@@ -37,10 +37,16 @@ enum ExitStatus: Int32, CaseIterable {
 
     var exitCode: ExitCode { ExitCode(rawValue) }
 
-    static var helpText: String {
-        "Exit codes:\n" + allCases.map { "  \(String($0.rawValue).padding(toLength: 4, withPad: " ", startingAt: 0)) \($0.meaning)" }
+    static var helpText: String { helpText(allCases.map { ($0, $0.meaning) }) }
+
+    /// One subcommand's codes, each with what it means there (1 and 64 hold everywhere).
+    static func helpText(_ codes: [(ExitStatus, String)]) -> String {
+        "Exit codes:\n" + codes.map { "  \(String($0.0.rawValue).padding(toLength: 4, withPad: " ", startingAt: 0)) \($0.1)" }
             .joined(separator: "\n")
     }
+
+    /// The codes every subcommand may end with, after its own.
+    static let always: [(ExitStatus, String)] = [(.internalError, internalError.meaning), (.usage, usage.meaning)]
 }
 
 import Foundation

@@ -56,6 +56,9 @@ struct ImportCommand: ParsableCommand {
     @Option(name: .long, help: "Offers carried over for a pharmacy without a valid feed are dropped this many days after the run that last loaded them.")
     var maxStaleDays = 7
 
+    @Option(name: .long, help: ArgumentHelp("Seconds one pharmacy's feeds (or one chain file) may take to parse before they are rejected (limit_exceeded) and the run goes on.", valueName: "seconds"))
+    var feedTimeout = 900.0
+
     @Option(name: .long, help: "How many published versions to keep (current is always kept).")
     var keep = 7
 
@@ -71,6 +74,7 @@ struct ImportCommand: ParsableCommand {
         where !(0...100).contains(value) {
             throw ValidationError("\(name) is a percentage from 0 to 100")
         }
+        guard feedTimeout > 0 else { throw ValidationError("--feed-timeout is a number of seconds above 0") }
         guard maxStaleDays >= 0 else { throw ValidationError("--max-stale-days cannot be negative") }
         guard maxPriceRatio == 0 || maxPriceRatio > 1 else { throw ValidationError("--max-price-ratio is a factor above 1 (or 0 to switch the check off)") }
         guard (0...100).contains(maxItemDrop) else { throw ValidationError("--max-item-drop is a percentage from 0 to 100") }
@@ -88,6 +92,7 @@ struct ImportCommand: ParsableCommand {
                                      maxRejectRatePercent: maxRejectRate)
         options.force = force
         options.maxStaleDays = maxStaleDays
+        options.feedTimeout = feedTimeout
         options.checks = StockDataChecks(maxPriceRatio: maxPriceRatio, maxItemDropPercent: maxItemDrop, duplicateMinItems: duplicateStockMinItems)
 
         let run = ImportRun(options: options)

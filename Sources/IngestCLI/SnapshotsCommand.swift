@@ -8,15 +8,47 @@ struct SnapshotsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "snapshots",
         abstract: "List, roll back, prune, verify and compare published snapshots.",
-        discussion: ExitStatus.helpText,
+        discussion: "Each subcommand lists its own exit codes in its --help.",
         subcommands: [List.self, Rollback.self, Prune.self, Verify.self, Diff.self]
     )
+
+    /// Every subcommand's exit codes, as its --help and the README list them.
+    static let exitCodes: [(name: String, codes: [(ExitStatus, String)])] = [
+        ("list", List.exitCodes), ("rollback", Rollback.exitCodes), ("prune", Prune.exitCodes),
+        ("verify", Verify.exitCodes), ("diff", Diff.exitCodes),
+    ]
 
     struct Location: ParsableArguments {
         @Option(name: .long, help: "Folder of published snapshots.")
         var snapshots = "var/snapshots"
 
         var directory: SnapshotDirectory { SnapshotDirectory(path: snapshots) }
+
+        /// Runs a subcommand: a failure prints what went wrong and exits with
+        /// its documented code (a read-only folder 73, an I/O error 74, the
+        /// lock held 75), never a bare 1.
+        func guarded(_ body: () throws -> Void) throws {
+            do {
+                try body()
+            } catch let code as ExitCode {
+                throw code
+            } catch let held as SnapshotLock.Held {
+                printError("ingest: \(held)")
+                throw ExitStatus.locked.exitCode
+            } catch {
+                printError("ingest: \(error)")
+                throw ImportCommand.status(for: error).exitCode
+            }
+        }
+
+        /// The snapshots folder, or exit 66.
+        func requireFolder() throws {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+                printError("ingest: there is no snapshots folder \(snapshots)")
+                throw ExitStatus.inputMissing.exitCode
+            }
+        }
 
         /// The version named, or exit 66 saying which exist.
         func existing(_ version: String) throws -> String {
@@ -28,24 +60,22 @@ struct SnapshotsCommand: ParsableCommand {
             return version
         }
 
-        /// Holds the lock for `body`, or exits 75 naming the holder.
+        /// Holds the lock for `body` (a held lock is `SnapshotLock.Held`, exit 75 through `guarded`).
         func locked<T>(_ body: () throws -> T) throws -> T {
-            do {
-                let lock = try SnapshotLock(directory: directory)
-                defer { withExtendedLifetime(lock) {} }
-                return try body()
-            } catch let held as SnapshotLock.Held {
-                printError("ingest: \(held)")
-                throw ExitStatus.locked.exitCode
-            }
+            let lock = try SnapshotLock(directory: directory)
+            defer { withExtendedLifetime(lock) {} }
+            return try body()
         }
     }
 
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Every published version with its time and counts; * marks current.")
+        static let exitCodes: [(ExitStatus, String)] = [(.success, "listed"), (.inputMissing, "there is no snapshots folder")] + ExitStatus.always
+        static let configuration = CommandConfiguration(abstract: "Every published version with its time and counts; * marks current.",
+                                                        discussion: ExitStatus.helpText(exitCodes))
         @OptionGroup var location: Location
 
         func run() throws {
+            try location.requireFolder()
             let directory = location.directory
             let current = directory.currentVersion()
             func pad(_ text: String, _ width: Int) -> String { text.padding(toLength: max(width, text.count), withPad: " ", startingAt: 0) }
@@ -63,9 +93,17 @@ struct SnapshotsCommand: ParsableCommand {
     }
 
     struct Rollback: ParsableCommand {
+        static let exitCodes: [(ExitStatus, String)] = [
+            (.success, "current points at the version"),
+            (.inputMissing, "there is no such version"),
+            (.integrityFailure, "the file does not match its manifest or fails quick_check; current is unchanged"),
+            (.cannotWrite, "the snapshots folder cannot be written; current is unchanged"),
+            (.ioError, "an I/O error; current is unchanged"),
+            (.locked, "another run holds the lock"),
+        ] + ExitStatus.always
         static let configuration = CommandConfiguration(
             abstract: "Point current at an earlier version (atomic switch), once its file matches its manifest's SHA-256 and passes quick_check.",
-            discussion: "Exit codes: 0 switched; 66 no such version; 70 the file does not match its manifest or fails quick_check (current unchanged); 75 another run holds the lock.")
+            discussion: ExitStatus.helpText(exitCodes))
         @OptionGroup var location: Location
         @Argument(help: "The version to make current.")
         var version: String
@@ -75,12 +113,14 @@ struct SnapshotsCommand: ParsableCommand {
         /// `current` points at it; any failure exits 70 and changes nothing.
         func run() throws {
             let version = try location.existing(version)
-            try location.locked {
-                if let problem = Self.problem(with: version, in: location.directory) {
-                    printError("ingest: \(version) \(problem); current is unchanged")
-                    throw ExitStatus.integrityFailure.exitCode
+            try location.guarded {
+                try location.locked {
+                    if let problem = Self.problem(with: version, in: location.directory) {
+                        printError("ingest: \(version) \(problem); current is unchanged")
+                        throw ExitStatus.integrityFailure.exitCode
+                    }
+                    try SnapshotPublisher(directory: location.directory).switchCurrent(to: version)
                 }
-                try SnapshotPublisher(directory: location.directory).switchCurrent(to: version)
             }
             print("current → \(version)")
         }
@@ -109,7 +149,15 @@ struct SnapshotsCommand: ParsableCommand {
     }
 
     struct Prune: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Delete all but the newest N versions; current is always kept.")
+        static let exitCodes: [(ExitStatus, String)] = [
+            (.success, "pruned, or nothing to prune"),
+            (.inputMissing, "there is no snapshots folder"),
+            (.cannotWrite, "the snapshots folder cannot be written (read-only, permissions); nothing is removed"),
+            (.ioError, "an I/O error"),
+            (.locked, "another run holds the lock"),
+        ] + ExitStatus.always
+        static let configuration = CommandConfiguration(abstract: "Delete all but the newest N versions; current is always kept.",
+                                                        discussion: ExitStatus.helpText(exitCodes))
         @OptionGroup var location: Location
         @Option(name: .long, help: "How many versions to keep.")
         var keep: Int
@@ -119,13 +167,22 @@ struct SnapshotsCommand: ParsableCommand {
         }
 
         func run() throws {
-            let removed = try location.locked { SnapshotPublisher(directory: location.directory).prune(keep: keep) }
-            print(removed.isEmpty ? "nothing to prune" : "removed: \(removed.joined(separator: ", "))")
+            try location.requireFolder()
+            try location.guarded {
+                let removed = try location.locked { SnapshotPublisher(directory: location.directory).prune(keep: keep) }
+                print(removed.isEmpty ? "nothing to prune" : "removed: \(removed.joined(separator: ", "))")
+            }
         }
     }
 
     struct Verify: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Integrity check and the manifest's SHA-256 of a version (default: current).")
+        static let exitCodes: [(ExitStatus, String)] = [
+            (.success, "the version passes integrity_check and matches its manifest's SHA-256"),
+            (.inputMissing, "there is no such version, or no current"),
+            (.integrityFailure, "it fails integrity_check or its SHA-256 differs from the manifest's"),
+        ] + ExitStatus.always
+        static let configuration = CommandConfiguration(abstract: "Integrity check and the manifest's SHA-256 of a version (default: current).",
+                                                        discussion: ExitStatus.helpText(exitCodes))
         @OptionGroup var location: Location
         @Argument(help: "The version to verify.")
         var version: String?
@@ -163,7 +220,13 @@ struct SnapshotsCommand: ParsableCommand {
     }
 
     struct Diff: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "What changed from version A to version B.")
+        static let exitCodes: [(ExitStatus, String)] = [
+            (.success, "the changes were printed"),
+            (.inputMissing, "there is no such version"),
+            (.ioError, "a snapshot cannot be read"),
+        ] + ExitStatus.always
+        static let configuration = CommandConfiguration(abstract: "What changed from version A to version B.",
+                                                        discussion: ExitStatus.helpText(exitCodes))
         @OptionGroup var location: Location
         @Argument(help: "The older version.") var from: String
         @Argument(help: "The newer version.") var to: String
@@ -172,7 +235,11 @@ struct SnapshotsCommand: ParsableCommand {
         func run() throws {
             let (from, to) = (try location.existing(from), try location.existing(to))
             let directory = location.directory
-            let diff = try SnapshotDiff.compute(old: directory.snapshotPath(from), oldLabel: from, new: directory.snapshotPath(to), newLabel: to)
+            var computed: SnapshotDiff?
+            try location.guarded {
+                computed = try SnapshotDiff.compute(old: directory.snapshotPath(from), oldLabel: from, new: directory.snapshotPath(to), newLabel: to)
+            }
+            guard let diff = computed else { return }
             if json {
                 let encoder = JSONEncoder()
                 encoder.outputFormatting = [.prettyPrinted, .sortedKeys]

@@ -18,8 +18,13 @@ struct TestDatabaseCommand: ParsableCommand {
     @OptionGroup var generator: GeneratorOptions
 
     func run() throws {
-        let scratch = NSTemporaryDirectory() + "ingest-testdb-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        let scratchDirectory: ScratchDirectory
+        do { scratchDirectory = try ScratchDirectory(purpose: "testdb") } catch {
+            printError("ingest: \(error)")
+            throw ImportCommand.status(for: error).exitCode
+        }
+        defer { withExtendedLifetime(scratchDirectory) {} }
+        let scratch = scratchDirectory.path
         let truth = try generator.generate(into: scratch)
         var options = ImportOptions(feedsDirectory: "\(scratch)/feeds", snapshotsDirectory: "\(scratch)/snapshots",
                                     mappingsDirectory: "\(scratch)/mappings")

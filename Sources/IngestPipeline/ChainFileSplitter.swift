@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 import IngestAdapters
 import IngestCore
@@ -29,24 +28,42 @@ struct ChainFileSplitter {
     /// Spill files are `<spillPrefix><file>-<part>`.
     let spillPrefix: String
     let threads: Int
+    /// Seconds one file's split may take (`--feed-timeout`).
+    var timeout: TimeInterval = 900
 
     func split(_ chains: [Chain]) throws -> Split {
-        let results = SplitSlots(count: chains.count)
-        let next = SplitSlots.Counter()
-        DispatchQueue.concurrentPerform(iterations: min(max(1, threads), max(1, chains.count))) { _ in
-            while let index = next.take(below: chains.count) {
-                results.set(index, Result { try splitOne(chains[index], index: index) })
-            }
+        let timeout = timeout
+        let queue = OrderedWorkQueue<Result<Split, Error>>(count: chains.count, window: max(1, threads), timeout: timeout) { index in
+            .success(Self.timedOut(chains[index], after: timeout))
+        }
+        queue.start(threads: min(max(1, threads), max(1, chains.count))) { index in
+            Result { try splitOne(chains[index], index: index) }
+        }
+        defer {
+            queue.cancel()
+            queue.wait()
         }
         var split = Split()
-        for result in results.values {
-            let one = try result!.get()
+        while let result = queue.take() {
+            let one = try result.get()
             split.candidates += one.candidates
             split.settled += one.settled
             split.rejects += one.rejects
             split.warnings += one.warnings
         }
         return split
+    }
+
+    /// A chain file whose split did not end in time: rejected whole, its
+    /// pharmacies keep yesterday's data. What it spilled is removed with
+    /// the run's spills (or by the next run, if the thread writes on).
+    private static func timedOut(_ chain: Chain, after seconds: TimeInterval) -> Split {
+        var feed = FeedResult(file: chain.file.name, size: chain.file.size, sha256: "", kind: FeedKind.stock.rawValue,
+                              adapter: chain.adapter.name, outcome: .rejected)
+        let failure = PharmacyFeedParser.timeoutFailure(seconds, what: "the chain file was not split")
+        feed.reason = failure.reason.rawValue
+        feed.message = "\(failure.reason): \(failure.message)"
+        return Split(settled: [feed])
     }
 
     private func splitOne(_ chain: Chain, index: Int) throws -> Split {
@@ -86,29 +103,6 @@ struct ChainFileSplitter {
         // Absence is normal (no chain file tonight, or nothing spilled).
         for name in (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [] where name.hasPrefix(prefix) {
             unlink("\(directory)/\(name)")
-        }
-    }
-}
-
-/// Results of the parallel splits, by index, and the next index to take.
-private final class SplitSlots: @unchecked Sendable {
-    private let lock = NSLock()
-    private var slots: [Result<ChainFileSplitter.Split, Error>?]
-    init(count: Int) { slots = Array(repeating: nil, count: count) }
-    func set(_ index: Int, _ value: Result<ChainFileSplitter.Split, Error>) {
-        lock.withLock { slots[index] = value }
-    }
-    var values: [Result<ChainFileSplitter.Split, Error>?] { lock.withLock { slots } }
-
-    final class Counter: @unchecked Sendable {
-        private let lock = NSLock()
-        private var next = 0
-        func take(below count: Int) -> Int? {
-            lock.withLock {
-                guard next < count else { return nil }
-                defer { next += 1 }
-                return next
-            }
         }
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import IngestAdapters
 import IngestCore
+import IngestSnapshot
 
 /// `ingest check FILE…`: the import's own per-file judgement without a
 /// snapshot. Files are classified, chain files split, stock feeds planned
@@ -23,13 +24,10 @@ public struct FeedCheck {
         let asOfTime = ExportTimestamp.tallinnTime(asOf)
         let reference = try ReferenceData.load(classified, catalog: catalog, runDate: asOfTime.localDate, previous: nil, report: &report)
 
-        let scratch = NSTemporaryDirectory() + "ingest-check-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
-        defer {
-            // Absence is normal: nothing may have been spilled.
-            try? FileManager.default.removeItem(atPath: scratch)
-        }
-        let chains = try ChainFileSplitter(spillPrefix: "\(scratch)/part-", threads: 1).split(classified.chains)
+        report.cleanedUp = ScratchDirectory.removeAbandoned()
+        let scratch = try ScratchDirectory(purpose: "check")
+        defer { withExtendedLifetime(scratch) {} }
+        let chains = try ChainFileSplitter(spillPrefix: "\(scratch.path)/part-", threads: 1).split(classified.chains)
         report.feeds += chains.settled
         report.rejects += chains.rejects
         report.warnings += chains.warnings

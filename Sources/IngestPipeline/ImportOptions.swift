@@ -30,6 +30,13 @@ public struct ImportOptions: Sendable {
     public var force = false
     /// Carried-over offers older than this are dropped with a warning.
     public var maxStaleDays = 7
+    /// Seconds one pharmacy's feeds (or one chain file's split) may take to
+    /// parse; past it they are rejected `limit_exceeded` and the run goes
+    /// on. A 1 GB feed parses in well under a minute on a slow night.
+    public var feedTimeout: TimeInterval = 900
+    /// Where a dry run stages its database (`ScratchDirectory`), and where
+    /// every run looks for what a killed one left.
+    public var scratchParent = NSTemporaryDirectory()
 
     public init(
         feedsDirectory: String = "feeds", snapshotsDirectory: String = "var/snapshots",

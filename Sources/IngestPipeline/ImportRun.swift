@@ -63,23 +63,18 @@ public final class ImportRun {
         let directory = SnapshotDirectory(path: options.snapshotsDirectory)
         var lock: SnapshotLock?
         let stagingPath: String
-        let scratchDirectory: String?
+        var scratch: ScratchDirectory?
+        report.cleanedUp = ScratchDirectory.removeAbandoned(in: options.scratchParent)
         if options.dryRun {
-            let scratch = NSTemporaryDirectory() + "ingest-dry-run-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-            try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
-            scratchDirectory = scratch
-            stagingPath = "\(scratch)/dry-run.sqlite"
+            scratch = try ScratchDirectory(purpose: "dry-run", in: options.scratchParent)
+            stagingPath = "\(scratch!.path)/dry-run.sqlite"
         } else {
             try directory.create()
             lock = try SnapshotLock(directory: directory)
-            directory.removeAbandonedFiles()
-            scratchDirectory = nil
+            report.cleanedUp += directory.removeAbandonedFiles()
             stagingPath = try directory.makeStagingFile()
         }
-        defer {
-            if let scratchDirectory { try? FileManager.default.removeItem(atPath: scratchDirectory) }
-            withExtendedLifetime(lock) {}
-        }
+        defer { withExtendedLifetime((lock, scratch)) {} }
 
         do {
             let version = options.dryRun ? "dry-run" : directory.nextVersion(now: options.now)
@@ -89,7 +84,7 @@ public final class ImportRun {
             var clock = PhaseClock(logger: logger)
             let reference = try ReferenceData.load(files, catalog: catalog, runDate: runDate, previous: previous, report: &report)
             clock.lap("reference data")
-            let splitter = ChainFileSplitter(spillPrefix: stagingPath + ".part-", threads: options.parseThreads)
+            let splitter = ChainFileSplitter(spillPrefix: stagingPath + ".part-", threads: options.parseThreads, timeout: options.feedTimeout)
             defer { splitter.removeSpills() }
             let chains = try splitter.split(files.chains)
             report.feeds += chains.settled
@@ -180,13 +175,16 @@ public final class ImportRun {
     /// order, then the items, pharmacies and reference tables.
     private func load(_ plan: StockFeedPlan, reference: ReferenceData, pricer: TierPricer, previous: PreviousSnapshot?,
                       writer: SnapshotWriter, report: inout RunReport) throws {
-        let queue = OrderedWorkQueue<PharmacyFeedParser.Result>(count: plan.tasks.count, window: options.parseThreads * 2)
-        let parser = PharmacyFeedParser(check: { pricer.problem(for: $0) }, gates: options.gates, asOf: options.asOfTimestamp)
         let tasks = plan.tasks
-        let threads = queue.start(threads: options.parseThreads) { index in parser.parse(tasks[index]) }
+        let timeout = options.feedTimeout
+        let queue = OrderedWorkQueue<PharmacyFeedParser.Result>(count: tasks.count, window: options.parseThreads * 2, timeout: timeout) {
+            PharmacyFeedParser.timedOut(tasks[$0], after: timeout)
+        }
+        let parser = PharmacyFeedParser(check: { pricer.problem(for: $0) }, gates: options.gates, asOf: options.asOfTimestamp)
+        queue.start(threads: options.parseThreads) { index in parser.parse(tasks[index]) }
         defer {
             queue.cancel()
-            threads.wait()
+            queue.wait()
         }
         let loader = StockLoader(writer: writer, reference: reference, pricer: pricer, previous: previous,
                                  asOf: options.asOfTimestamp, maxStaleDays: options.maxStaleDays, checks: options.checks, force: options.force)

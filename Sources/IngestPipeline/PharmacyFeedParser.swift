@@ -1,3 +1,4 @@
+import Foundation
 import IngestAdapters
 import IngestCore
 import IngestSnapshot
@@ -106,6 +107,29 @@ struct PharmacyFeedParser: Sendable {
             result.feeds.append(feed)
         }
         return result
+    }
+
+    /// The stand-in for a pharmacy whose feeds did not parse within the
+    /// budget: each is rejected whole (nothing of them was handed over, so
+    /// nothing is counted read), and yesterday's data is carried.
+    static func timedOut(_ task: StockFeedPlan.Task, after seconds: TimeInterval) -> Result {
+        var result = Result(pharmacyID: task.pharmacyID)
+        let failure = timeoutFailure(seconds, what: "pharmacy \(task.pharmacyID ?? "?")'s feeds were not parsed")
+        result.feeds = task.candidates.map { candidate in
+            var feed = FeedResult(file: candidate.file.name, size: candidate.file.size, sha256: candidate.sha256 ?? "",
+                                  kind: FeedKind.stock.rawValue, adapter: candidate.adapter.name, outcome: .rejected)
+            feed.pharmacyID = candidate.pharmacyID
+            feed.exportedAt = candidate.header?.exportedAt.iso8601
+            feed.reason = failure.reason.rawValue
+            feed.message = "\(failure.reason): \(failure.message)"
+            return feed
+        }
+        return result
+    }
+
+    static func timeoutFailure(_ seconds: TimeInterval, what: String) -> FeedFailure {
+        let shown = seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
+        return FeedFailure(reason: .limitExceeded, message: "\(what) within \(shown) s (limit feed_timeout); the run went on without them")
     }
 
     /// Why a feed must not replace what `current` holds: it is exported no

@@ -83,6 +83,11 @@ public struct ReportFormatter {
                 }
             }
         }
+        if !report.cleanedUp.isEmpty {
+            lines.append("")
+            lines.append("removed what killed runs left:")
+            lines += report.cleanedUp.map { "  \($0)" }
+        }
         if let diff = report.diff { lines += format(diff) }
         if !report.forcedGates.isEmpty {
             lines.append("")

@@ -20,6 +20,8 @@ public struct RunReport: Sendable {
     public var carriedOver: [CarryOver] = []
     /// The version the run compared against (`current` when it started).
     public var previousVersion: String?
+    /// What killed runs had left (staging files, a dry run's folder), removed by this run.
+    public var cleanedUp: [String] = []
     /// Against current: filled for dry runs and `snapshots diff`.
     public var diff: SnapshotDiff?
 

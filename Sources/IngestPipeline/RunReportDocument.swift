@@ -22,12 +22,14 @@ public struct RunReportDocument: Codable, Sendable {
     public var checks: [CheckSummary]
     public var diff: SnapshotDiff?
     public var rejects: [Reject]
+    /// What killed runs had left, removed by this one.
+    public var cleanedUp: [String]
 
     enum CodingKeys: String, CodingKey {
         case published, blocked, feeds, diff, rejects, checks
         case dryRun = "dry_run", publishedVersion = "published_version", previousVersion = "previous_version"
         case failedGates = "failed_gates", forcedGates = "forced_gates", rowCounts = "row_counts"
-        case rejectCounts = "reject_counts", warningCounts = "warning_counts", carriedOver = "carried_over"
+        case rejectCounts = "reject_counts", warningCounts = "warning_counts", carriedOver = "carried_over", cleanedUp = "cleaned_up"
     }
 
     public init(_ report: RunReport) {
@@ -46,6 +48,7 @@ public struct RunReportDocument: Codable, Sendable {
         checks = report.checks
         diff = report.diff
         rejects = report.rejects
+        cleanedUp = report.cleanedUp
     }
 
     public func encoded() throws -> Data {

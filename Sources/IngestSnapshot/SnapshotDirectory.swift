@@ -94,18 +94,19 @@ public struct SnapshotDirectory: Sendable {
 
     /// Removes what killed runs left: staging files, temporary links, and
     /// manifests or rejects of versions whose snapshot never got its name.
-    /// Call only while holding the lock.
-    public func removeAbandonedFiles() {
+    /// Call only while holding the lock. Returns the paths removed, for the report.
+    @discardableResult
+    public func removeAbandonedFiles() -> [String] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
         let published = Set(versions())
-        for name in names {
+        var removed: [String] = []
+        for name in names.sorted() {
             let full = "\(path)/\(name)"
-            if name.hasPrefix(Self.stagingPrefix) || name.hasPrefix(".current-") || name.hasPrefix(".tmp-") {
-                unlink(full)
-            } else if let version = Self.version(ofSidecar: name), !published.contains(version) {
-                unlink(full)
-            }
+            let abandoned = name.hasPrefix(Self.stagingPrefix) || name.hasPrefix(".current-") || name.hasPrefix(".tmp-")
+                || Self.version(ofSidecar: name).map { !published.contains($0) } ?? false
+            if abandoned, unlink(full) == 0 { removed.append(full) }
         }
+        return removed
     }
 
     static func version(ofSidecar name: String) -> String? {

@@ -4,12 +4,26 @@ import Foundation
 /// An exclusive lock on a snapshots directory, so two runs never build and
 /// switch at once. It is an `flock` on `.lock`: the kernel drops it when the
 /// process dies, so a killed run never blocks the next one.
+///
+/// A holder that is stopped (SIGSTOP, a debugger, Ctrl-Z) is alive and keeps
+/// the lock; nothing may take it from under it, since it would go on
+/// writing when continued. The next run says so, naming the process and its
+/// state, so the operator can continue or kill it.
 public final class SnapshotLock {
     public struct Held: Error, CustomStringConvertible {
         public let path: String
         public let holderPID: Int32?
+        /// The holder's state from /proc (`stopped`, `running`, …), when it can be read.
+        public let holderState: String?
         public var description: String {
-            "another ingest run holds \(path)" + (holderPID.map { " (PID \($0))" } ?? "")
+            var text = "another ingest run holds \(path)"
+            if let holderPID {
+                text += " (PID \(holderPID)" + (holderState.map { ", \($0)" } ?? "") + ")"
+            }
+            if holderState == "stopped" {
+                text += "; a stopped process keeps the lock until it is continued (kill -CONT) or killed"
+            }
+            return text
         }
     }
 
@@ -23,7 +37,7 @@ public final class SnapshotLock {
         guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
             let holder = Self.readPID(descriptor)
             close(descriptor)
-            throw Held(path: path, holderPID: holder)
+            throw Held(path: path, holderPID: holder, holderState: holder.flatMap(Self.state))
         }
         let text = "\(getpid())\n"
         ftruncate(descriptor, 0)
@@ -33,6 +47,21 @@ public final class SnapshotLock {
     deinit {
         flock(descriptor, LOCK_UN)
         close(descriptor)
+    }
+
+    /// The process's state letter in /proc/PID/stat, in words; nil when it
+    /// cannot be read (absence is normal: another machine, another pid namespace).
+    static func state(of pid: Int32) -> String? {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")") else { return nil }
+        let letter = stat[stat.index(after: close)...].trimmingCharacters(in: .whitespaces).first
+        switch letter {
+        case "T", "t": return "stopped"
+        case "R": return "running"
+        case "S", "D", "I": return "waiting"
+        case "Z": return "exited, not yet reaped"
+        default: return nil
+        }
     }
 
     private static func readPID(_ descriptor: Int32) -> Int32? {

@@ -53,6 +53,29 @@ struct FaultInjectionTests {
         #expect(result.stderr.contains(mount.path))
         #expect(SnapshotDirectory(path: mount.path).currentVersion() == current)
     }
+
+    /// `snapshots prune` and `rollback` on a read-only folder: 73, nothing changed.
+    @Test func snapshotsSubcommandsOnAReadOnlyFolderExit73() throws {
+        let temporary = TemporaryDirectory()
+        let mount = try TmpfsMount(at: temporary.subdirectory("snapshots"), size: "4m")
+        defer { mount.unmount() }
+        for days in [2.0, 1.0] {
+            var feed = RAXFeedBuilder(pharmacyID: "3000", exportedAt: RAXFeedBuilder.exportTime(daysAgo: days))
+            feed.item("MM1", price: "1,00")
+            temporary.write("feeds/rax.txt", bytes: feed.bytes)
+            #expect(try CommandRunner.ingest(["--feeds", "\(temporary.path)/feeds", "--snapshots", mount.path]).status == 0)
+        }
+        let directory = SnapshotDirectory(path: mount.path)
+        let (versions, current) = (directory.versions(), directory.currentVersion())
+        try mount.remountReadOnly()
+        let prune = try CommandRunner.ingest(["snapshots", "prune", "--keep", "1", "--snapshots", mount.path])
+        #expect(prune.status == 73)
+        #expect(prune.stderr.contains("Read-only file system"))
+        let rollback = try CommandRunner.ingest(["snapshots", "rollback", versions[0], "--snapshots", mount.path])
+        #expect(rollback.status == 73)
+        #expect(directory.versions() == versions)
+        #expect(directory.currentVersion() == current)
+    }
 }
 
 /// A tmpfs mounted for one test.

@@ -2,6 +2,7 @@ import Foundation
 import IngestSnapshot
 import IngestTestSupport
 import Testing
+@testable import IngestCLI
 
 @Suite struct SnapshotsCommandTests {
     /// Feeds exported `daysAgo` days ago: a later night's feeds must be newer, or they are `not_newer`.
@@ -137,5 +138,73 @@ import Testing
         #expect(rollback.stderr.hasSuffix("; current is unchanged\n"))
         #expect(rollback.stdout.isEmpty)
         #expect(directory.currentVersion() == current)
+    }
+
+    /// Every subcommand's --help lists its own codes with what they mean there, and the README does too.
+    @Test func eachSubcommandDocumentsItsExitCodes() throws {
+        let readme = try String(contentsOfFile: "\(RepositoryFiles.root)/README.md", encoding: .utf8)
+        for (name, codes) in SnapshotsCommand.exitCodes {
+            let help = try CommandRunner.ingest(["snapshots", name, "--help"])
+            #expect(help.status == 0)
+            let row = readme.split(separator: "\n").first { $0.hasPrefix("| `snapshots \(name)` |") }
+            #expect(row != nil, "README has no exit code row for snapshots \(name)")
+            for (status, meaning) in codes {
+                #expect(help.stdout.contains("\(status.rawValue)"), "snapshots \(name) --help lacks \(status.rawValue)")
+                // --help wraps long lines: compare with whitespace runs as one space.
+                let words = { (text: String) in text.split(whereSeparator: \.isWhitespace).joined(separator: " ") }
+                #expect(words(help.stdout).contains("\(status.rawValue) \(words(meaning))"), "snapshots \(name) --help lacks: \(meaning)")
+                // 1 and 64 are said once above the table, for every subcommand.
+                let everywhere = ExitStatus.always.contains { $0.0 == status }
+                #expect(everywhere || row?.contains(" \(status.rawValue) ") == true, "README row of snapshots \(name) lacks \(status.rawValue)")
+            }
+        }
+    }
+
+    /// The codes each subcommand gives without a published snapshot, or for a version that is not there.
+    @Test func missingFoldersAndVersionsExit66() throws {
+        let temporary = TemporaryDirectory()
+        let nowhere = "\(temporary.path)/none"
+        for arguments in [["list"], ["prune", "--keep", "1"], ["verify"], ["rollback", "v1"], ["diff", "v1", "v2"]] {
+            let result = try CommandRunner.ingest(["snapshots"] + arguments + ["--snapshots", nowhere])
+            #expect(result.status == 66, "snapshots \(arguments[0]): \(result.stderr)")
+            #expect(result.stderr.hasPrefix("ingest: "), "snapshots \(arguments[0]) says why")
+        }
+        let (snapshots, directory) = try twoVersions(temporary)
+        for arguments in [["verify", "v1"], ["rollback", "v1"], ["diff", "v1", directory.versions()[0]]] {
+            let result = try CommandRunner.ingest(["snapshots"] + arguments + ["--snapshots", snapshots])
+            #expect(result.status == 66)
+            #expect(result.stderr.hasPrefix("ingest: no snapshot v1 in \(snapshots); there are: \(directory.versions().joined(separator: ", "))"))
+        }
+    }
+
+    /// A run stopped (SIGSTOP) while it holds the lock keeps it: the others
+    /// exit 75 naming it and its state. Killed, it holds nothing.
+    @Test func aStoppedRunKeepsTheLockUntilItIsKilled() throws {
+        let temporary = TemporaryDirectory()
+        let (snapshots, directory) = try twoVersions(temporary)
+        let feeds = temporary.subdirectory("big")
+        var feed = RAXFeedBuilder(pharmacyID: "2000", exportedAt: RAXFeedBuilder.exportTime(daysAgo: 0.5))
+        for item in 0..<200_000 { feed.item(String(format: "MM%07d", item), price: "1,00") }
+        temporary.write("big/rax.txt", bytes: feed.bytes)
+        let run = try CommandRunner.startIngest(["--feeds", feeds, "--snapshots", snapshots])
+        let lockFile = "\(snapshots)/.lock"
+        while run.isRunning, (try? String(contentsOfFile: lockFile, encoding: .utf8)) != "\(run.processIdentifier)\n" {
+            Thread.sleep(forTimeInterval: 0.002)
+        }
+        try #require(run.isRunning, "the run ended before it could be stopped")
+        kill(run.processIdentifier, SIGSTOP)
+        defer {
+            kill(run.processIdentifier, SIGKILL)
+            run.waitUntilExit()
+        }
+        for arguments in [["snapshots", "prune", "--keep", "1"], ["snapshots", "rollback", directory.versions()[0]], ["--feeds", feeds]] {
+            let held = try CommandRunner.ingest(arguments + ["--snapshots", snapshots])
+            #expect(held.status == 75, "\(arguments)")
+            #expect(held.stderr.contains("another ingest run holds \(lockFile) (PID \(run.processIdentifier), stopped); a stopped process keeps the lock until it is continued (kill -CONT) or killed"),
+                    "\(held.stderr)")
+        }
+        kill(run.processIdentifier, SIGKILL)
+        run.waitUntilExit()
+        #expect(try CommandRunner.ingest(["snapshots", "prune", "--keep", "1", "--snapshots", snapshots]).status == 0)
     }
 }

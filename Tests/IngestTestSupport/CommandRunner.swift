@@ -8,10 +8,19 @@ public struct CommandResult {
 }
 
 public enum CommandRunner {
-    public static func ingest(_ arguments: [String], in directory: String? = nil) throws -> CommandResult {
+    /// The `ingest` binary with `arguments`, `environment` added to this process's, output discarded until set.
+    private static func process(_ arguments: [String], environment: [String: String] = [:]) -> Process {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: RepositoryFiles.ingestBinary)
         process.arguments = arguments
+        if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        return process
+    }
+
+    public static func ingest(_ arguments: [String], in directory: String? = nil, environment: [String: String] = [:]) throws -> CommandResult {
+        let process = process(arguments, environment: environment)
         if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
         let out = Pipe()
         let err = Pipe()
@@ -30,16 +39,32 @@ public enum CommandRunner {
     /// Starts `ingest` and sends it SIGKILL after `delay` seconds (if still running).
     /// Returns true if the kill landed before the run ended.
     public static func ingestKilled(after delay: TimeInterval, _ arguments: [String]) throws -> Bool {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: RepositoryFiles.ingestBinary)
-        process.arguments = arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
+        let process = process(arguments)
         try process.run()
         Thread.sleep(forTimeInterval: delay)
         let wasRunning = process.isRunning
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
         return wasRunning && process.terminationReason == .uncaughtSignal
+    }
+
+    /// Starts `ingest` with `environment` added to this process's, waits
+    /// until `ready()` holds (polled), then sends SIGKILL. Returns true if
+    /// the kill landed while the run was still going.
+    public static func ingestKilled(when ready: () -> Bool, _ arguments: [String], environment: [String: String] = [:]) throws -> Bool {
+        let process = process(arguments, environment: environment)
+        try process.run()
+        while process.isRunning, !ready() { Thread.sleep(forTimeInterval: 0.002) }
+        let wasRunning = process.isRunning
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        return wasRunning && process.terminationReason == .uncaughtSignal
+    }
+
+    /// Starts `ingest` in the background; the caller stops or waits for it.
+    public static func startIngest(_ arguments: [String]) throws -> Process {
+        let process = process(arguments)
+        try process.run()
+        return process
     }
 }
