@@ -74,7 +74,6 @@ final class NoomReader: XMLStreamHandler {
     private var lastLine = 0
     private var summaryLine = 0
     private var items = 0
-    private var seen = Set<String>()
 
     private enum Field { case gtin, name, producer, atc, substance, stock, pharmacyName }
     private var field: Field?
@@ -103,9 +102,6 @@ final class NoomReader: XMLStreamHandler {
         self.parser = parser
         self.headerOnly = headerOnly
         self.output = FeedOutput(file: file)
-        // An export lists about ten thousand items: growing the set there
-        // would rehash it four times.
-        if !headerOnly { seen.reserveCapacity(16_384) }
     }
 
     /// libxml2 interns namespace URIs per parser: once the Noom URI has been
@@ -265,7 +261,7 @@ final class NoomReader: XMLStreamHandler {
         do { stock = try StockFieldRules.quantity(item.stock, field: "stock") } catch {
             return output.reject(error, line: item.line, key: aptcode)
         }
-        guard seen.insert(aptcode).inserted else { return output.reject(StockFieldRules.duplicate(aptcode), line: item.line, key: aptcode) }
+        guard output.isFirstOccurrence(aptcode) else { return output.reject(StockFieldRules.duplicate(aptcode), line: item.line, key: aptcode) }
         output.warnIfRestricted(description.gtin, line: item.line, key: aptcode)
         func optional(_ value: String?) -> String? { value.flatMap { $0.isEmpty ? nil : $0 } }
         output.accept(StockOffer(

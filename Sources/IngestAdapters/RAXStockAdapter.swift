@@ -69,8 +69,6 @@ public struct RAXStockAdapter: StockFeedAdapter {
 
     public func parse(_ file: FeedFile, into output: inout FeedOutput<StockOffer>) -> StockFeedHeader? {
         var state = ParseState()
-        // A feed lists thousands of items: start the duplicate set big enough.
-        state.seenAptcodes.reserveCapacity(16_384)
         do {
             try LineReader(path: file.path, maxLineLength: maxLineLength).forEachLine { line, number in
                 try consume(line, number: number, state: &state, output: &output)
@@ -93,7 +91,6 @@ public struct RAXStockAdapter: StockFeedAdapter {
         var itemLines = 0
         var quantitySum: Int128 = 0
         var trailer: (items: Int128, quantity: Int128, line: Int)?
-        var seenAptcodes = Set<String>()
         var lastLine = 0
         /// `ByteFields`' storage, reused from line to line.
         var fieldRanges: [Range<Int>] = []
@@ -278,7 +275,7 @@ public struct RAXStockAdapter: StockFeedAdapter {
               quantity <= Int128(Int64.max) else {
             return reject(.badQuantity, "quantity", "quantity '\(decoder.decode(quantityText) ?? "")' is not a non-negative integer")
         }
-        guard state.seenAptcodes.insert(aptcode).inserted else {
+        guard output.isFirstOccurrence(aptcode) else {
             return output.reject(StockFieldRules.duplicate(aptcode), line: line, key: aptcode)
         }
         output.warnIfRestricted(description.gtin, line: line, key: aptcode)

@@ -113,6 +113,13 @@ extension FeedOutput where Record == StockOffer {
         reject(line: line, key: key, reason: problem.reason, message: problem.message, field: problem.field)
     }
 
+    /// An accepted offer found, once the feed is sorted, to repeat an
+    /// earlier one's aptcode: rejected as the adapters reject a duplicate.
+    public mutating func revokeDuplicate(_ offer: StockOffer) {
+        let problem = StockFieldRules.duplicate(offer.aptcode)
+        revoke(line: offer.line, key: offer.aptcode, reason: problem.reason, message: problem.message, field: problem.field)
+    }
+
     mutating func warnIfRestricted(_ gtin: (gtin: String, restricted: Bool)?, line: Int, key: String) {
         guard let gtin, gtin.restricted else { return }
         warn(line: line, key: key, code: .restrictedGTIN, message: "GTIN \(gtin.gtin) is not globally unique")

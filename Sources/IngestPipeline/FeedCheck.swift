@@ -27,20 +27,24 @@ public struct FeedCheck {
         report.cleanedUp = ScratchDirectory.removeAbandoned()
         let scratch = try ScratchDirectory(purpose: "check")
         defer { withExtendedLifetime(scratch) {} }
+        report.spillJournals(to: scratch.path + "/")
         let chains = try ChainFileSplitter(spillPrefix: "\(scratch.path)/part-", threads: 1).split(classified.chains)
         report.feeds += chains.settled
-        report.rejects += chains.rejects
-        report.warnings += chains.warnings
+        try report.rejects += chains.rejects
+        try report.warnings += chains.warnings
 
         let pricer = TierPricer(rules: rules ?? (classified.reimbursementLists.isEmpty ? nil : PatientPriceRules.statutory),
                                 catalog: reference.reimbursement)
-        var parser = PharmacyFeedParser(check: { pricer.problem(for: $0) }, gates: gates, asOf: asOfTime)
-        parser.retainsRecords = false
-        for task in StockFeedPlan(classified.stock + chains.candidates).tasks {
-            let result = parser.parse(task)
+        let parser = PharmacyFeedParser(check: { pricer.problem(for: $0) }, gates: gates, asOf: asOfTime, spillPrefix: scratch.path + "/")
+        for (index, task) in StockFeedPlan(classified.stock + chains.candidates).tasks.enumerated() {
+            let result = parser.parse(task, index: index)
+            result.offers.discard()
+            if let failure = result.failure { throw failure }
             report.feeds += result.feeds
-            report.rejects += result.rejects
-            report.warnings += result.warnings
+            try report.rejects += result.rejects
+            try report.warnings += result.warnings
+            result.rejects.discard()
+            result.warnings.discard()
         }
         report.sortForReading()
         return report

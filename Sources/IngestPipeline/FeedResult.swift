@@ -32,7 +32,7 @@ public struct FeedResult: Sendable {
     mutating func count<Record>(_ output: FeedOutput<Record>) {
         read = output.read
         accepted = output.accepted
-        for reject in output.rejects { rejectsByReason[reject.reason, default: 0] += 1 }
+        rejectsByReason = output.rejectCounts
     }
 }
 

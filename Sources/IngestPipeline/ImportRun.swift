@@ -55,7 +55,7 @@ public final class ImportRun {
             rules = PatientPriceRules.statutory
             let missing = mappingsPresent ? "\(PatientPriceRulesLoader.fileName) is missing from \(options.mappingsDirectory)"
                 : "there is no mappings folder \(options.mappingsDirectory) (no mapped feed can be recognised)"
-            report.warnings.append(Warning(file: PatientPriceRulesLoader.fileName, line: 0, key: "", code: .defaultPriceRules,
+            try report.warnings.append(Warning(file: PatientPriceRulesLoader.fileName, line: 0, key: "", code: .defaultPriceRules,
                                            message: "\(missing); using the built-in fee periods of FEEDS.md §7"))
         }
 
@@ -75,6 +75,7 @@ public final class ImportRun {
             stagingPath = try directory.makeStagingFile()
         }
         defer { withExtendedLifetime((lock, scratch)) {} }
+        report.spillJournals(to: stagingPath + ".")
 
         do {
             let version = options.dryRun ? "dry-run" : directory.nextVersion(now: options.now)
@@ -88,15 +89,15 @@ public final class ImportRun {
             defer { splitter.removeSpills() }
             let chains = try splitter.split(files.chains)
             report.feeds += chains.settled
-            report.rejects += chains.rejects
-            report.warnings += chains.warnings
+            try report.rejects += chains.rejects
+            try report.warnings += chains.warnings
             if !files.chains.isEmpty { clock.lap("chain files split") }
             let asOf = options.asOfTimestamp
             let plan = StockFeedPlan(files.stock + chains.candidates,
                                      current: previous?.currentStock(latestValid: asOf.epochSeconds + PharmacyFeedParser.futureTolerance) ?? [:])
             let writer = try SnapshotWriter(path: stagingPath)
             let pricer = TierPricer(rules: rules, catalog: reference.reimbursement)
-            try load(plan, reference: reference, pricer: pricer, previous: previous, writer: writer, report: &report)
+            try load(plan, reference: reference, pricer: pricer, previous: previous, writer: writer, stagingPath: stagingPath, report: &report)
             clock.lap("stock feeds parsed and written")
             var meta = [
                 "schema_version": String(SnapshotSchema.version),
@@ -121,6 +122,7 @@ public final class ImportRun {
 
             if options.dryRun || report.blocked != nil {
                 if !options.dryRun { unlink(stagingPath) }
+                report.discardJournals()
                 return report
             }
             var publisher = SnapshotPublisher(directory: directory, retention: options.retention)
@@ -139,7 +141,7 @@ public final class ImportRun {
                     manifest.inputs += carriedInputs
                     return manifest
                 },
-                rejects: report.rejects, warnings: report.warnings))
+                rejects: { try finished.rejects.save(to: $0) }, warnings: { try finished.warnings.save(to: $0) }))
             clock.lap("checked and published")
             report.publishedVersion = version
             report.snapshotPath = directory.snapshotPath(version)
@@ -147,6 +149,7 @@ public final class ImportRun {
             return report
         } catch {
             if !options.dryRun { unlink(stagingPath) }
+            report.discardJournals()
             throw error
         }
     }
@@ -174,14 +177,15 @@ public final class ImportRun {
     /// Parses stock feeds on the parse threads and writes them here, in plan
     /// order, then the items, pharmacies and reference tables.
     private func load(_ plan: StockFeedPlan, reference: ReferenceData, pricer: TierPricer, previous: PreviousSnapshot?,
-                      writer: SnapshotWriter, report: inout RunReport) throws {
+                      writer: SnapshotWriter, stagingPath: String, report: inout RunReport) throws {
         let tasks = plan.tasks
         let timeout = options.feedTimeout
         let queue = OrderedWorkQueue<PharmacyFeedParser.Result>(count: tasks.count, window: options.parseThreads * 2, timeout: timeout) {
             PharmacyFeedParser.timedOut(tasks[$0], after: timeout)
         }
-        let parser = PharmacyFeedParser(check: { pricer.problem(for: $0) }, gates: options.gates, asOf: options.asOfTimestamp)
-        queue.start(threads: options.parseThreads) { index in parser.parse(tasks[index]) }
+        let parser = PharmacyFeedParser(check: { pricer.problem(for: $0) }, gates: options.gates, asOf: options.asOfTimestamp,
+                                        spillPrefix: stagingPath + ".")
+        queue.start(threads: options.parseThreads) { index in parser.parse(tasks[index], index: index) }
         defer {
             queue.cancel()
             queue.wait()

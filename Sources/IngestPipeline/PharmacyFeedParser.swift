@@ -16,8 +16,9 @@ struct PharmacyFeedParser: Sendable {
     /// The run's time (`--as-of`): an export more than a day after it is `export_in_future`.
     var asOf: ExportTimestamp?
 
-    /// Off for `ingest check`: records are counted, not kept, so a feed of any size costs flat memory.
-    var retainsRecords = true
+    /// Where sort runs and overflowing journals spill (`<prefix>t<task>-…`):
+    /// the run's staging area, removed with it or by the next run.
+    var spillPrefix: String
 
     /// How far ahead of the run's time an export may be dated (clock skew, time zones).
     static let futureTolerance: Int64 = 24 * 3600
@@ -27,17 +28,48 @@ struct PharmacyFeedParser: Sendable {
         var header: StockFeedHeader?
         /// The candidate whose feed is loaded (read again if a later check rejects it after it was written).
         var loaded: StockFeedPlan.Candidate?
-        /// The loaded feed's offers, sorted by aptcode byte order.
-        var offers: [StockOffer] = []
+        /// The loaded feed's offers, sorted by aptcode byte order, each once.
+        var offers = SortedOffers.empty
         var feeds: [FeedResult] = []
-        var rejects: [Reject] = []
-        var warnings: [Warning] = []
+        var rejects: Journal<Reject>
+        var warnings: Journal<Warning>
+        /// A spill that could not be written (a full disk): the run cannot go on.
+        var failure: POSIXFailure?
+
+        init(pharmacyID: String?, spillPrefix: String? = nil) {
+            self.pharmacyID = pharmacyID
+            rejects = Journal(spillPath: spillPrefix.map { "\($0)rejects.jsonl" })
+            warnings = Journal(spillPath: spillPrefix.map { "\($0)warnings.jsonl" })
+        }
     }
 
-    func parse(_ task: StockFeedPlan.Task) -> Result {
-        var result = Result(pharmacyID: task.pharmacyID)
+    /// A pharmacy's rejects and warnings as the adapter's sink hands them
+    /// over, on the one parse thread that runs the task.
+    final class TaskLog: @unchecked Sendable {
+        var rejects: Journal<Reject>
+        var warnings: Journal<Warning>
+        var failure: POSIXFailure?
+
+        init(_ result: Result) {
+            rejects = result.rejects
+            warnings = result.warnings
+        }
+
+        func reject(_ reject: Reject) {
+            do { try rejects.append(reject) } catch { failure = failure ?? error }
+        }
+
+        func warn(_ warning: Warning) {
+            do { try warnings.append(warning) } catch { failure = failure ?? error }
+        }
+    }
+
+    func parse(_ task: StockFeedPlan.Task, index: Int) -> Result {
+        let prefix = "\(spillPrefix)t\(index)-"
+        var result = Result(pharmacyID: task.pharmacyID, spillPrefix: prefix)
+        let log = TaskLog(result)
         var loadedFile: String?
-        for candidate in task.candidates {
+        for (number, candidate) in task.candidates.enumerated() {
             let file = candidate.file
             var feed = FeedResult(
                 file: file.name, size: file.size, sha256: candidate.sha256 ?? Self.digest(file.path), kind: FeedKind.stock.rawValue,
@@ -57,7 +89,9 @@ struct PharmacyFeedParser: Sendable {
                 result.feeds.append(feed)
                 continue
             }
-            var output = FeedOutput<StockOffer>(file: file.name, retainsRecords: retainsRecords)
+            let sorter = OfferSorter(spillPrefix: "\(prefix)c\(number)-")
+            var output = FeedOutput<StockOffer>(file: file.name, sink: FeedSink(
+                accept: { sorter.accept($0) }, reject: { log.reject($0) }, warn: { log.warn($0) }))
             let header: StockFeedHeader?
             if let part = candidate.part {
                 do {
@@ -71,6 +105,13 @@ struct PharmacyFeedParser: Sendable {
                 if header?.pharmacyID != candidate.header?.pharmacyID, output.failure == nil {
                     output.failure = FeedFailure(reason: .badHeader, message: "the header changed while the run read the file")
                 }
+            }
+            var offers = SortedOffers.empty
+            do {
+                offers = try sorter.finish { output.revokeDuplicate($0) }
+            } catch let failure {
+                sorter.discard()
+                log.failure = log.failure ?? failure
             }
             if output.failure == nil, let header, let asOf, header.exportedAt.epochSeconds > asOf.epochSeconds + Self.futureTolerance {
                 output.failure = FeedFailure(
@@ -86,7 +127,14 @@ struct PharmacyFeedParser: Sendable {
                     message: "\(output.rejected) of \(output.read) records rejected (\(Self.percent(output.rejected, of: output.read)) %), over the \(gates.maxRejectRatePercent) % allowed; the feed is not loaded")
             }
             if let failure = output.failure {
-                output = output.rejectingAll()
+                // The whole file rejected: every offer it accepted becomes a reject with the failure's reason.
+                let message = "feed rejected whole (\(failure.reason)): \(failure.message)"
+                do {
+                    try offers.forEach { output.revoke(line: $0.line, key: $0.aptcode, reason: failure.reason, message: message) }
+                } catch {
+                    log.failure = log.failure ?? POSIXFailure(operation: "read back the sorted offers of", path: file.name, code: EIO)
+                }
+                offers.discard()
                 feed.outcome = .rejected
                 feed.reason = failure.reason.rawValue
                 feed.message = failure.line > 0 ? "\(failure.reason) at line \(failure.line): \(failure.message)" : "\(failure.reason): \(failure.message)"
@@ -94,18 +142,17 @@ struct PharmacyFeedParser: Sendable {
                 loadedFile = file.name
                 result.header = header
                 result.loaded = candidate
-                // Exports are usually in aptcode order already: check before sorting.
-                let records = output.records
-                result.offers = Self.isInKeyOrder(records) ? records : records.sorted { precedesInByteOrder($0.aptcode, $1.aptcode) }
-                if !records.isEmpty, records.allSatisfy({ $0.quantity == nil }) {
-                    feed.message = "stock not reported: a price list, its \(records.count) offers have no quantity (NULL)"
+                result.offers = offers
+                if offers.allQuantitiesAbsent {
+                    feed.message = "stock not reported: a price list, its \(offers.count) offers have no quantity (NULL)"
                 }
             }
             feed.count(output)
-            result.rejects += output.rejects
-            result.warnings += output.warnings
             result.feeds.append(feed)
         }
+        result.rejects = log.rejects
+        result.warnings = log.warnings
+        result.failure = log.failure
         return result
     }
 
@@ -149,15 +196,6 @@ struct PharmacyFeedParser: Sendable {
         guard whole > 0 else { return "0.0" }
         let tenths = Int(HalfUpRounding.divide(Int128(part) * 1000, by: Int128(whole)))
         return "\(tenths / 10).\(tenths % 10)"
-    }
-
-    /// By index: zipping the array with itself copied every offer twice,
-    /// retaining and releasing fourteen strings per offer.
-    static func isInKeyOrder(_ offers: [StockOffer]) -> Bool {
-        for index in offers.indices.dropFirst() where !precedesInByteOrder(offers[index - 1].aptcode, offers[index].aptcode) {
-            return false
-        }
-        return true
     }
 
     /// Empty when the file cannot be read any more; the manifest then shows it.

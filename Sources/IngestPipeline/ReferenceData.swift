@@ -29,30 +29,30 @@ struct ReferenceData {
         var data = ReferenceData()
         for file in files.registries {
             let output = catalog.registry.parse(file)
-            for record in record(output, file, catalog.registry, .pharmacyRegistry, &report) where data.registry[record.id] == nil {
+            for record in try record(output, file, catalog.registry, .pharmacyRegistry, &report) where data.registry[record.id] == nil {
                 data.registry[record.id] = record
             }
         }
         var icdCodes = Set<String>()
         for file in files.icd10 {
-            for code in record(catalog.icd10.parse(file), file, catalog.icd10, .icd10, &report) where icdCodes.insert(code.code).inserted {
+            for code in try record(catalog.icd10.parse(file), file, catalog.icd10, .icd10, &report) where icdCodes.insert(code.code).inserted {
                 data.icd10.append((code.code, code.name))
             }
         }
         var atcCodes = Set<String>()
         for file in files.atc {
-            for group in record(catalog.atc.parse(file), file, catalog.atc, .atc, &report) where atcCodes.insert(group.code).inserted {
+            for group in try record(catalog.atc.parse(file), file, catalog.atc, .atc, &report) where atcCodes.insert(group.code).inserted {
                 data.atc.append(ATCRow(code: group.code, name: group.name, level: group.level, parent: group.parent))
             }
         }
         for file in files.gs1 {
-            for item in record(catalog.gs1.parse(file), file, catalog.gs1, .gs1, &report) where data.gs1[item.gtin] == nil {
+            for item in try record(catalog.gs1.parse(file), file, catalog.gs1, .gs1, &report) where data.gs1[item.gtin] == nil {
                 data.gs1[item.gtin] = item
             }
         }
-        data.loadReimbursement(files.reimbursementLists, adapter: catalog.reimbursementList, runDate: runDate,
+        try data.loadReimbursement(files.reimbursementLists, adapter: catalog.reimbursementList, runDate: runDate,
                                knownICD10: files.icd10.isEmpty ? nil : icdCodes, report: &report)
-        data.loadRegister(files.medicineRegisters, adapter: catalog.medicineRegister, runDate: runDate, report: &report)
+        try data.loadRegister(files.medicineRegisters, adapter: catalog.medicineRegister, runDate: runDate, report: &report)
         if let previous { try data.carryOver(from: previous, report: &report) }
         return data
     }
@@ -99,7 +99,7 @@ struct ReferenceData {
 
     /// Adds a reference file's line to the report and returns its accepted records.
     private static func record<Record>(_ output: FeedOutput<Record>, _ file: FeedFile, _ adapter: some FeedAdapter, _ kind: FeedKind,
-                                       _ report: inout RunReport) -> [Record] {
+                                       _ report: inout RunReport) throws -> [Record] {
         let output = output.failure == nil ? output : output.rejectingAll()
         var result = FeedResult(file: file.name, size: file.size, sha256: PharmacyFeedParser.digest(file.path),
                                 kind: kind.rawValue, adapter: adapter.name, outcome: output.failure == nil ? .loaded : .rejected)
@@ -109,8 +109,8 @@ struct ReferenceData {
         }
         result.count(output)
         report.feeds.append(result)
-        report.rejects += output.rejects
-        report.warnings += output.warnings
+        try report.rejects += output.rejects
+        try report.warnings += output.warnings
         return output.records
     }
 
@@ -119,8 +119,8 @@ struct ReferenceData {
     /// handed to `take`; the others are superseded. Returns the date in force.
     private static func loadDated<Record>(
         _ parsed: [(file: FeedFile, output: FeedOutput<Record>, validFrom: String?)], kind: FeedKind, adapter: String,
-        runDate: String, report: inout RunReport, take: (FeedOutput<Record>, FeedFile) -> Void
-    ) -> String? {
+        runDate: String, report: inout RunReport, take: (FeedOutput<Record>, FeedFile) throws -> Void
+    ) throws -> String? {
         let inForce = parsed.indices
             .filter { parsed[$0].output.failure == nil && (parsed[$0].validFrom ?? "9999") <= runDate }
             .max { (parsed[$0].validFrom!, parsed[$0].file.name) < (parsed[$1].validFrom!, parsed[$1].file.name) }
@@ -134,7 +134,7 @@ struct ReferenceData {
                 result.reason = failure.reason.rawValue
                 result.message = "\(failure.reason) at line \(failure.line): \(failure.message)"
                 result.count(whole)
-                report.rejects += whole.rejects
+                try report.rejects += whole.rejects
             } else if index != inForce {
                 result.outcome = .superseded
                 if let date = list.validFrom, date > runDate {
@@ -146,9 +146,9 @@ struct ReferenceData {
                 }
             } else {
                 result.count(list.output)
-                report.rejects += list.output.rejects
-                report.warnings += list.output.warnings
-                take(list.output, list.file)
+                try report.rejects += list.output.rejects
+                try report.warnings += list.output.warnings
+                try take(list.output, list.file)
             }
             report.feeds.append(result)
         }
@@ -156,27 +156,27 @@ struct ReferenceData {
     }
 
     private mutating func loadReimbursement(_ files: [FeedFile], adapter: ReimbursementListAdapter, runDate: String,
-                                            knownICD10: Set<String>?, report: inout RunReport) {
+                                            knownICD10: Set<String>?, report: inout RunReport) throws {
         let parsed = files.map { file in
             let (output, validFrom) = adapter.parse(file)
             return (file, output, validFrom)
         }
         var taken: (FeedOutput<ReimbursementEntry>, String)?
-        reimbursementValidFrom = Self.loadDated(parsed, kind: .reimbursementList, adapter: adapter.name, runDate: runDate, report: &report) {
+        reimbursementValidFrom = try Self.loadDated(parsed, kind: .reimbursementList, adapter: adapter.name, runDate: runDate, report: &report) {
             taken = ($0, $1.name)
         }
-        if let (output, file) = taken { take(output, file: file, knownICD10: knownICD10, report: &report) }
+        if let (output, file) = taken { try take(output, file: file, knownICD10: knownICD10, report: &report) }
     }
 
-    private mutating func loadRegister(_ files: [FeedFile], adapter: MedicineRegisterAdapter, runDate: String, report: inout RunReport) {
+    private mutating func loadRegister(_ files: [FeedFile], adapter: MedicineRegisterAdapter, runDate: String, report: inout RunReport) throws {
         let parsed = files.map { ($0, adapter.parse($0), MedicineRegisterAdapter.validFrom(fileName: $0.name)) }
-        registerValidFrom = Self.loadDated(parsed, kind: .medicineRegister, adapter: adapter.name, runDate: runDate, report: &report) {
+        registerValidFrom = try Self.loadDated(parsed, kind: .medicineRegister, adapter: adapter.name, runDate: runDate, report: &report) {
             output, _ in
             for entry in output.records { register[entry.packageCode] = entry }
         }
     }
 
-    private mutating func take(_ output: FeedOutput<ReimbursementEntry>, file: String, knownICD10: Set<String>?, report: inout RunReport) {
+    private mutating func take(_ output: FeedOutput<ReimbursementEntry>, file: String, knownICD10: Set<String>?, report: inout RunReport) throws {
         for entry in output.records {
             switch entry {
             case .package(let code, let limit, let tiers, _):
@@ -187,7 +187,7 @@ struct ReferenceData {
                 diagnoses.append(DiagnosisRow(packageCode: code, rate: rate, icdFrom: range.from, icdTo: range.to, marker: range.marker))
                 if let knownICD10 {
                     for end in Set([range.from, range.to]) where !knownICD10.contains(end) {
-                        report.warnings.append(Warning(file: file, line: line, key: "\(code)/\(rate)", code: .unknownICD10,
+                        try report.warnings.append(Warning(file: file, line: line, key: "\(code)/\(rate)", code: .unknownICD10,
                                                        message: "diagnosis code \(end) is not in the ICD-10 list; kept"))
                     }
                 }

@@ -1,4 +1,5 @@
 import IngestCore
+import IngestSnapshot
 
 /// The printed report: per feed what was read, accepted and rejected by
 /// reason, then the rejects themselves (the first few per reason) and what
@@ -51,12 +52,12 @@ public struct ReportFormatter {
         lines.append(pad("total", leading) + right(String(totals.read), 9)
             + right(String(totals.accepted), 10) + right(String(totals.rejected), 10))
 
-        lines += grouped("rejects by reason:", report.rejects, by: \.reason) { reject in
+        lines += grouped("rejects by reason:", report.rejects) { reject in
             let key = reject.key.isEmpty ? "" : " [\(reject.key)]"
             let field = reject.field.map { " \($0):" } ?? ""
             return "\(reject.file):\(reject.line)\(key)\(field) \(reject.message)"
         }
-        lines += grouped("warnings:", report.warnings, by: \.code) { warning in
+        lines += grouped("warnings:", report.warnings) { warning in
             let place = warning.file.isEmpty ? "" : "\(warning.file):\(warning.line) "
             return "\(place)[\(warning.key)] \(warning.message)"
         }
@@ -132,17 +133,18 @@ public struct ReportFormatter {
 
     /// A titled list grouped by code: each code with its count and the first
     /// `samplesPerReason` entries.
-    private func grouped<Entry, Code: Comparable & Hashable & CustomStringConvertible>(
-        _ title: String, _ entries: [Entry], by code: (Entry) -> Code, describe: (Entry) -> String
-    ) -> [String] {
-        guard !entries.isEmpty else { return [] }
+    /// Each kind with its count (from `counts`: the journal's sample holds only the first of each) and its first entries.
+    private func grouped<Entry: JournalEntry>(_ title: String, _ journal: Journal<Entry>, describe: (Entry) -> String) -> [String]
+    where Entry.Kind: CustomStringConvertible {
+        guard journal.total > 0 else { return [] }
         var lines = ["", title]
-        let byCode = Dictionary(grouping: entries, by: code)
-        for key in byCode.keys.sorted() {
-            let group = byCode[key]!
-            lines.append("  \(key): \(group.count)")
-            lines += group.prefix(samplesPerReason).map { "    " + describe($0) }
-            if group.count > samplesPerReason { lines.append("    … and \(group.count - samplesPerReason) more") }
+        let byCode = Dictionary(grouping: journal, by: \.kind)
+        for key in journal.counts.keys.sorted() {
+            let count = journal.counts[key, default: 0]
+            let shown = (byCode[key] ?? []).prefix(samplesPerReason)
+            lines.append("  \(key): \(count)")
+            lines += shown.map { "    " + describe($0) }
+            if count > shown.count { lines.append("    … and \(count - shown.count) more") }
         }
         return lines
     }

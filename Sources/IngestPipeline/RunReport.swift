@@ -1,4 +1,5 @@
 import IngestCore
+import IngestSnapshot
 
 /// What a run did, for the printed report, the manifest and the exit code.
 public struct RunReport: Sendable {
@@ -8,8 +9,11 @@ public struct RunReport: Sendable {
     public var snapshotPath: String?
     public var feeds: [FeedResult] = []
     public var rowCounts: [String: Int] = [:]
-    public var rejects: [Reject] = []
-    public var warnings: [Warning] = []
+    /// Every reject and warning of the run: counted, sampled, and spilled
+    /// to the staging area's journals (the snapshot's rejects and warnings
+    /// files) so that memory holds none of them beyond the sample.
+    public var rejects: Journal<Reject>
+    public var warnings: Journal<Warning>
     /// Set when the run finished but must not publish.
     public var blocked: PublishBlock?
     /// Gates that failed and were overridden with --force.
@@ -25,20 +29,35 @@ public struct RunReport: Sendable {
     /// Against current: filled for dry runs and `snapshots diff`.
     public var diff: SnapshotDiff?
 
+    /// `journalPrefix`: where the journals spill (`<prefix>rejects.jsonl`); nil keeps them in memory.
+    public init(dryRun: Bool, journalPrefix: String? = nil) {
+        self.dryRun = dryRun
+        rejects = Journal(spillPath: journalPrefix.map { "\($0)rejects.jsonl" })
+        warnings = Journal(spillPath: journalPrefix.map { "\($0)warnings.jsonl" })
+    }
+
     /// Feeds by file, then by pharmacy (a chain file has a line per
-    /// pharmacy); rejects by file and line: the order every report reads in.
+    /// pharmacy); the rejects sample by file and line: the order every report reads in.
     mutating func sortForReading() {
         feeds.sort { a, b in
             a.file != b.file ? precedesInByteOrder(a.file, b.file) : precedesInByteOrder(a.pharmacyID ?? "", b.pharmacyID ?? "")
         }
-        rejects.sort { ($0.file, $0.line) < ($1.file, $1.line) }
+        rejects.sortSample { ($0.file, $0.line) < ($1.file, $1.line) }
     }
 
-    public var rejectCounts: [RejectReason: Int] {
-        rejects.reduce(into: [:]) { $0[$1.reason, default: 0] += 1 }
+    public var rejectCounts: [RejectReason: Int] { rejects.counts }
+
+    public var warningCounts: [WarningCode: Int] { warnings.counts }
+
+    /// Where the journals spill from now on: `<prefix>rejects.jsonl`, `<prefix>warnings.jsonl`.
+    mutating func spillJournals(to prefix: String) {
+        rejects.spillPath = "\(prefix)rejects.jsonl"
+        warnings.spillPath = "\(prefix)warnings.jsonl"
     }
 
-    public var warningCounts: [WarningCode: Int] {
-        warnings.reduce(into: [:]) { $0[$1.code, default: 0] += 1 }
+    /// Removes the journals' spilled files (a dry run, a run that did not publish).
+    public func discardJournals() {
+        rejects.discard()
+        warnings.discard()
     }
 }

@@ -21,6 +21,8 @@ public struct RunReportDocument: Codable, Sendable {
     /// The wrong-data checks with their margins.
     public var checks: [CheckSummary]
     public var diff: SnapshotDiff?
+    /// A sample: the first 100 rejects of each reason (`reject_counts` has
+    /// them all counted, the version's rejects file has every one).
     public var rejects: [Reject]
     /// What killed runs had left, removed by this one.
     public var cleanedUp: [String]
@@ -47,7 +49,7 @@ public struct RunReportDocument: Codable, Sendable {
         carriedOver = report.carriedOver
         checks = report.checks
         diff = report.diff
-        rejects = report.rejects
+        rejects = Array(report.rejects)
         cleanedUp = report.cleanedUp
     }
 

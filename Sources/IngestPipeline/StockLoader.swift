@@ -30,6 +30,9 @@ final class StockLoader {
     /// Previous pharmacies not yet loaded or carried, in byte order.
     private var pendingPrevious: [String]
 
+    /// Offers handed to the writer at a time.
+    static let batchRows = 8192
+
     /// The wrong-data checks (issue 22) and whether --force loads what they fail.
     let checks: StockDataChecks
     let force: Bool
@@ -60,9 +63,15 @@ final class StockLoader {
 
     /// One pharmacy's parse result, in plan order.
     func take(_ result: PharmacyFeedParser.Result, report: inout RunReport) throws {
+        defer {
+            result.rejects.discard()
+            result.warnings.discard()
+            result.offers.discard()
+        }
+        if let failure = result.failure { throw failure }
         report.feeds += result.feeds
-        report.rejects += result.rejects
-        report.warnings += result.warnings
+        try report.rejects += result.rejects
+        try report.warnings += result.warnings
         guard let pharmacyID = result.pharmacyID else { return }
         try carryPrevious(before: pharmacyID, report: &report)
         guard let header = result.header else {
@@ -73,29 +82,31 @@ final class StockLoader {
         }
         if pendingPrevious.last == pharmacyID { pendingPrevious.removeLast() }
         if let problem = try judge(result, header: header, report: &report) {
-            reject(result, problem, report: &report)
+            try reject(result, problem, report: &report)
             try carry(pharmacyID, report: &report)
             return
         }
         let period = pricer.period(on: header.exportedAt.localDate)
-        let offers = result.offers
         var rows: [OfferRow] = []
-        rows.reserveCapacity(offers.count)
+        rows.reserveCapacity(min(result.offers.count, Self.batchRows))
         let tracking = !pricer.catalog.isEmpty
-        // By index, not `for offer in`: the iterator hands out a copy of each
-        // offer, a retain and a release of its seven strings, and this loop
-        // runs five million times on the writer thread.
-        for index in offers.indices {
-            let known = items.add(offers[index])
-            if tracking, known.existed, known.packageCode == nil, offers[index].packageCode != nil {
-                latePriced.append((offers[index].aptcode, pharmacies.count))
+        // In batches: a feed of millions of offers is read from its spill a
+        // buffer at a time and never held whole.
+        try result.offers.forEach { offer in
+            let known = items.add(offer)
+            if tracking, known.existed, known.packageCode == nil, offer.packageCode != nil {
+                latePriced.append((offer.aptcode, pharmacies.count))
             }
-            var row = OfferRow(aptcode: offers[index].aptcode, priceCents: offers[index].priceCents, quantity: offers[index].quantity)
-            if let period { pricer.price(&row, packageCode: offers[index].packageCode ?? known.packageCode, period: period) }
+            var row = OfferRow(aptcode: offer.aptcode, priceCents: offer.priceCents, quantity: offer.quantity)
+            if let period { pricer.price(&row, packageCode: offer.packageCode ?? known.packageCode, period: period) }
             rows.append(row)
+            if rows.count == Self.batchRows {
+                try writer.writeOffers(pharmacyID: pharmacyID, rows)
+                rows.removeAll(keepingCapacity: true)
+            }
         }
         try writer.writeOffers(pharmacyID: pharmacyID, rows)
-        pharmacies.append(pharmacyRow(header, offers: result.offers.count, report: &report))
+        try pharmacies.append(pharmacyRow(header, offers: result.offers.count, report: &report))
     }
 
     /// After the last pharmacy: the remaining carry-overs, late tier prices,
@@ -104,11 +115,14 @@ final class StockLoader {
         try carryPrevious(before: nil, report: &report)
         report.checks = [summaries.price, summaries.items, summaries.duplicates]
         try priceLateOffers()
-        try writer.writeItems(items.sortedRows().map { item in
-            var item = item
-            reference.enrich(&item, warnings: &report.warnings)
-            return item
-        })
+        var enriched: [ItemRow] = []
+        for var item in items.sortedRows() {
+            var warnings: [Warning] = []
+            reference.enrich(&item, warnings: &warnings)
+            try report.warnings += warnings
+            enriched.append(item)
+        }
+        try writer.writeItems(enriched)
         // A pharmacy evicted as a duplicate with nothing to carry leaves an empty slot (itemCount -1).
         try writer.writePharmacies(pharmacies.filter { $0.itemCount >= 0 })
     }
@@ -156,17 +170,17 @@ final class StockLoader {
         let loaded = ExportTimestamp.parseISO8601(old.loadedAt ?? old.lastRefresh)
         var entry = CarryOver(kind: .pharmacy, key: pharmacyID, fromVersion: previous.version, lastRefresh: old.lastRefresh,
                               dropped: false, offers: nil)
-        func drop(_ code: WarningCode, _ message: String) {
+        func drop(_ code: WarningCode, _ message: String) throws {
             entry.dropped = true
             report.carriedOver.append(entry)
-            report.warnings.append(Warning(file: "", line: 0, key: pharmacyID, code: code, message: message))
+            try report.warnings.append(Warning(file: "", line: 0, key: pharmacyID, code: code, message: message))
         }
         guard let refreshed, refreshed.epochSeconds <= latestValidExport else {
-            drop(.futureDropped, "pharmacy \(pharmacyID)'s offers in \(previous.version) are dated \(old.lastRefresh), after the run's time; they are dropped, never carried")
+            try drop(.futureDropped, "pharmacy \(pharmacyID)'s offers in \(previous.version) are dated \(old.lastRefresh), after the run's time; they are dropped, never carried")
             return nil
         }
         guard let loaded, loaded.epochSeconds >= staleCutoff else {
-            drop(.staleDropped, "pharmacy \(pharmacyID) sent no valid feed since the run of \(old.loadedAt ?? old.lastRefresh), over \(maxStaleDays) days; its offers are dropped")
+            try drop(.staleDropped, "pharmacy \(pharmacyID) sent no valid feed since the run of \(old.loadedAt ?? old.lastRefresh), over \(maxStaleDays) days; its offers are dropped")
             return nil
         }
         var rows = try previous.offers(of: pharmacyID)
@@ -197,16 +211,16 @@ final class StockLoader {
         let offers = result.offers
         let id = header.pharmacyID
         let file = result.loaded?.file.name ?? ""
-        if !offers.isEmpty, offers.allSatisfy({ $0.quantity == 0 }) {
-            report.warnings.append(Warning(file: file, line: 0, key: id, code: .allQuantitiesZero,
-                                           message: "every one of pharmacy \(id)'s \(offers.count) offers has quantity 0"))
+        if offers.allQuantitiesZero {
+            try report.warnings.append(Warning(file: file, line: 0, key: id, code: .allQuantitiesZero,
+                                               message: "every one of pharmacy \(id)'s \(offers.count) offers has quantity 0"))
         }
         var problem: StockDataChecks.Problem?
-        func settle(_ found: StockDataChecks.Problem?, margin: Double, describe: String, in summary: inout CheckSummary) {
+        func settle(_ found: StockDataChecks.Problem?, margin: Double, describe: String, in summary: inout CheckSummary) throws {
             if let found {
                 summary.failed(id, forced: force)
                 if force {
-                    report.warnings.append(Warning(file: file, line: 0, key: id, code: .checkForced, message: "forced past \(found.reason): \(found.message)"))
+                    try report.warnings.append(Warning(file: file, line: 0, key: id, code: .checkForced, message: "forced past \(found.reason): \(found.message)"))
                 } else if problem == nil {
                     problem = found
                 }
@@ -217,20 +231,20 @@ final class StockLoader {
         if let previous, let old = previous.pharmacies[id] {
             if checks.maxItemDropPercent < 100 {
                 let (found, margin) = checks.itemCountDrop(current: old.itemCount, tonight: offers.count)
-                settle(found, margin: margin, describe: "\(old.itemCount) → \(offers.count) items", in: &summaries.items)
+                try settle(found, margin: margin, describe: "\(old.itemCount) → \(offers.count) items", in: &summaries.items)
             }
             if checks.maxPriceRatio > 0 {
                 // Tonight's first items in key order against current's from the same key on.
-                let sample = offers.prefix(checks.priceSample).map { (aptcode: $0.aptcode, cents: $0.priceCents) }
+                let sample = offers.head.prefix(checks.priceSample).map { (aptcode: $0.aptcode, cents: $0.priceCents) }
                 let current = try sample.first.map { try previous.prices(of: id, from: $0.aptcode, limit: checks.priceSample) } ?? [:]
                 if let (ratio, items) = StockDataChecks.medianRatio(tonight: sample, current: current), items >= checks.minCommonItems {
                     let (found, margin) = checks.priceShift(ratio: ratio, items: items)
-                    settle(found, margin: margin, describe: "median ratio \(StockDataChecks.format(ratio))", in: &summaries.price)
+                    try settle(found, margin: margin, describe: "median ratio \(StockDataChecks.format(ratio))", in: &summaries.price)
                 }
             }
         }
         if problem == nil, checks.duplicateMinItems > 0, offers.count >= checks.duplicateMinItems, let loaded = result.loaded {
-            let digest = StockDataChecks.digest(offers)
+            let digest = offers.digest
             if let other = digests[digest] {
                 // The newer export is the copy: its pharmacy keeps yesterday's data.
                 let thisIsNewer = header.exportedAt.epochSeconds != other.exportedAt
@@ -239,7 +253,7 @@ final class StockLoader {
                     "the same \(offers.count) item lines (aptcode, price, quantity) as pharmacy \(original)'s \(originalFile): \(copyFile), the newer file, is taken for a copy and pharmacy \(copy) keeps its data"
                 }
                 if thisIsNewer {
-                    settle(StockDataChecks.Problem(reason: .duplicateStock, message: message(id, other.pharmacyID, file, other.file)),
+                    try settle(StockDataChecks.Problem(reason: .duplicateStock, message: message(id, other.pharmacyID, file, other.file)),
                            margin: 0, describe: "", in: &summaries.duplicates)
                 } else {
                     summaries.duplicates.failed(other.pharmacyID, forced: force)
@@ -259,11 +273,13 @@ final class StockLoader {
     }
 
     /// The loaded feed's line becomes a rejected one: every offer of it a reject with the check's reason.
-    private func reject(_ result: PharmacyFeedParser.Result, _ problem: StockDataChecks.Problem, report: inout RunReport) {
+    private func reject(_ result: PharmacyFeedParser.Result, _ problem: StockDataChecks.Problem, report: inout RunReport) throws {
         let id = result.pharmacyID ?? ""
         let file = markRejected(id, problem, report: &report)
         let prefix = "feed rejected whole (\(problem.reason)): \(problem.message)"
-        report.rejects += result.offers.map { Reject(file: file, line: $0.line, key: $0.aptcode, reason: problem.reason, message: prefix) }
+        try result.offers.forEach {
+            try report.rejects.append(Reject(file: file, line: $0.line, key: $0.aptcode, reason: problem.reason, message: prefix))
+        }
     }
 
     /// Marks the pharmacy's loaded feed rejected in the report; returns its file name.
@@ -284,10 +300,16 @@ final class StockLoader {
     private func evict(_ id: String, at index: Int, candidate: StockFeedPlan.Candidate, problem: StockDataChecks.Problem,
                        report: inout RunReport) throws {
         let file = markRejected(id, problem, report: &report)
-        var output = FeedOutput<StockOffer>(file: file)
-        if let part = candidate.part { _ = try part.replay(into: &output) } else { _ = candidate.adapter.parse(candidate.file, into: &output) }
+        // Its offers as rejects, straight from the adapter to the journal (its own rejects and warnings were counted the first time).
         let prefix = "feed rejected whole (\(problem.reason)): \(problem.message)"
-        report.rejects += output.records.map { Reject(file: file, line: $0.line, key: $0.aptcode, reason: problem.reason, message: prefix) }
+        let log = PharmacyFeedParser.TaskLog(PharmacyFeedParser.Result(pharmacyID: id, spillPrefix: report.rejects.spillPath.map { "\($0).evict-" }))
+        var output = FeedOutput<StockOffer>(file: file, sink: FeedSink(
+            accept: { log.reject(Reject(file: file, line: $0.line, key: $0.aptcode, reason: problem.reason, message: prefix)) },
+            reject: { _ in }, warn: { _ in }))
+        if let part = candidate.part { _ = try part.replay(into: &output) } else { _ = candidate.adapter.parse(candidate.file, into: &output) }
+        if let failure = log.failure { throw failure }
+        try report.rejects += log.rejects
+        log.rejects.discard()
         if let kept = try kept(id, report: &report) {
             try writer.replaceOffers(pharmacyID: id, kept.offers)
             pharmacies[index] = kept.row
@@ -297,7 +319,7 @@ final class StockLoader {
         }
     }
 
-    private func pharmacyRow(_ header: StockFeedHeader, offers: Int, report: inout RunReport) -> PharmacyRow {
+    private func pharmacyRow(_ header: StockFeedHeader, offers: Int, report: inout RunReport) throws -> PharmacyRow {
         let refresh = header.exportedAt.iso8601
         if let known = reference.registry[header.pharmacyID] {
             return PharmacyRow(id: known.id, name: known.name, chainID: known.chainID, region: known.region,
@@ -305,7 +327,7 @@ final class StockLoader {
                                latitude: known.latitude, longitude: known.longitude,
                                lastRefresh: refresh, itemCount: offers, stale: false, loadedAt: loadedAt)
         }
-        report.warnings.append(Warning(
+        try report.warnings.append(Warning(
             file: "", line: 0, key: header.pharmacyID, code: .unknownPharmacy,
             message: "pharmacy \(header.pharmacyID) is not in the registry; loaded with its feed's name and region UNKNOWN"))
         return PharmacyRow(id: header.pharmacyID, name: header.pharmacyName ?? header.pharmacyID, chainID: header.chainID,

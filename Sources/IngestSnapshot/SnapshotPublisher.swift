@@ -35,10 +35,12 @@ public struct SnapshotPublisher {
         public var version: String
         /// Builds the manifest once the snapshot's size and digest are known.
         public var manifest: (Manifest.SnapshotFile) -> Manifest
-        public var rejects: [Reject]
-        public var warnings: [Warning]
+        /// Write the run's rejects (warnings) file, durably, at the path given.
+        public var rejects: (String) throws -> Void
+        public var warnings: (String) throws -> Void
 
-        public init(version: String, manifest: @escaping (Manifest.SnapshotFile) -> Manifest, rejects: [Reject], warnings: [Warning]) {
+        public init(version: String, manifest: @escaping (Manifest.SnapshotFile) -> Manifest,
+                    rejects: @escaping (String) throws -> Void, warnings: @escaping (String) throws -> Void) {
             self.version = version
             self.manifest = manifest
             self.rejects = rejects
@@ -80,8 +82,8 @@ public struct SnapshotPublisher {
             let rejectsPath = "\(directory.path)/\(directory.rejectsName(version))"
             let warningsPath = "\(directory.path)/\(directory.warningsName(version))"
             created += [rejectsPath, warningsPath, directory.manifestPath(version)]
-            try DurableFile.write(JSONLines.encode(publication.rejects), to: rejectsPath)
-            try DurableFile.write(JSONLines.encode(publication.warnings), to: warningsPath)
+            try publication.rejects(rejectsPath)
+            try publication.warnings(warningsPath)
             try DurableFile.write(manifest.encoded(), to: directory.manifestPath(version))
             try faultInjector?(.afterManifest)
 

@@ -63,9 +63,10 @@ public final class SnapshotWriter {
         for index in batched..<offers.count {
             try insertOffer.write(pharmacyID: pharmacyID, offers[index...index])
         }
+        // A pharmacy's offers may come in several batches: it counts once.
+        if !offers.isEmpty, lastOfferKey?.pharmacy != pharmacyID { offerPharmacyCount += 1 }
         lastOfferKey = previous
         offerCount += offers.count
-        if !offers.isEmpty { offerPharmacyCount += 1 }
     }
 
     /// Replaces a pharmacy already written (found afterwards to be another's

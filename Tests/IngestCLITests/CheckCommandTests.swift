@@ -54,7 +54,7 @@ import Testing
               bad_price: 1
                 rax_9.txt:2 [A0] price: price 'x' is not a decimal-comma amount with up to 2 decimals
               trailer_mismatch: 7
-            \((0..<7).map { _ in "    rax_9.txt:0 feed rejected whole (trailer_mismatch): trailer (T record) missing: the file is truncated" }.joined(separator: "\n"))
+            \((1..<8).map { "    rax_9.txt:\($0 + 2) [A\($0)] feed rejected whole (trailer_mismatch): trailer (T record) missing: the file is truncated" }.joined(separator: "\n"))
 
             """)
         // A good file: exit 0.

@@ -197,7 +197,7 @@ import Testing
         var report = RunReport(dryRun: false)
         report.publishedVersion = "v"
         report.rowCounts = ["offers": 5]
-        report.rejects = [Reject(file: "f", line: 1, key: "k", reason: .badPrice, message: "m")]
+        try report.rejects.append(Reject(file: "f", line: 1, key: "k", reason: .badPrice, message: "m"))
         try RunMetrics(startedAt: start, finishedAt: start.addingTimeInterval(2), exitCode: 0, report: report).write(to: path)
         try RunMetrics(startedAt: start.addingTimeInterval(100), finishedAt: start.addingTimeInterval(101), exitCode: 3, report: nil).write(to: path)
         let text = try String(contentsOfFile: path, encoding: .utf8)

@@ -19,11 +19,14 @@ import Testing
     }
 
     private func publication(_ version: String) -> SnapshotPublisher.Publication {
-        .init(version: version, manifest: { snapshot in
+        var rejects = Journal<Reject>()
+        // In memory (no spill path): appending cannot fail.
+        try! rejects.append(Reject(file: "f", line: 3, key: "k", reason: .badPrice, message: "m"))
+        return .init(version: version, manifest: { snapshot in
             Manifest(version: version, schemaVersion: 1, createdAt: "2026-01-01T00:00:00Z", importerVersion: "test",
                      inputs: [], rowCounts: ["offers": 1], rejectCounts: [:], warningCounts: [:], snapshot: snapshot,
                      rejectsFile: "\(version).rejects.jsonl", warningsFile: "\(version).warnings.jsonl", forced: false)
-        }, rejects: [Reject(file: "f", line: 3, key: "k", reason: .badPrice, message: "m")], warnings: [])
+        }, rejects: { [rejects] in try rejects.save(to: $0) }, warnings: { try Journal<Warning>().save(to: $0) })
     }
 
     @Test func publishesAndSwitchesCurrent() throws {

@@ -56,7 +56,8 @@ public final class ChainPart: @unchecked Sendable {
 
     /// The part as its adapter would have parsed a file of its own: rejects
     /// and warnings from the split, then the spilled offers, each aptcode
-    /// once (a later duplicate is rejected, as in a single file).
+    /// once (a later duplicate is rejected, as in a single file; through a
+    /// sink, by the sorter behind it).
     public func replay(into output: inout FeedOutput<StockOffer>) throws -> StockFeedHeader? {
         for reject in collected.rejects {
             output.reject(line: reject.line, key: reject.key, reason: reject.reason, message: reject.message, field: reject.field)
@@ -64,10 +65,9 @@ public final class ChainPart: @unchecked Sendable {
         for warning in collected.warnings {
             output.warn(line: warning.line, key: warning.key, code: warning.code, message: warning.message)
         }
-        var seen = Set<String>(minimumCapacity: collected.accepted)
         var result = output
         try OfferSpill.read(path: spill.path) { offer in
-            if seen.insert(offer.aptcode).inserted {
+            if result.isFirstOccurrence(offer.aptcode) {
                 result.accept(offer)
             } else {
                 result.reject(StockFieldRules.duplicate(offer.aptcode), line: offer.line, key: offer.aptcode)

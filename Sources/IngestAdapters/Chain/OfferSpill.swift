@@ -72,12 +72,28 @@ public enum OfferSpill {
 
     /// Reads a spill back in the order it was written, a buffer at a time.
     public static func read(path: String, _ body: (StockOffer) throws -> Void) throws {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
-        if descriptor < 0, errno == ENOENT { return } // a part whose every row was rejected wrote nothing
-        guard descriptor >= 0 else { throw POSIXFailure(operation: "open spill file", path: path) }
-        defer { close(descriptor) }
-        var reader = Reader(descriptor: descriptor, path: path)
-        while try reader.fill(1) {
+        guard let cursor = try Cursor(path: path) else { return } // a part whose every row was rejected wrote nothing
+        while let offer = try cursor.next() { try body(offer) }
+    }
+
+    /// A spill read one offer at a time (a merge of sorted runs reads many at once).
+    public final class Cursor {
+        private let descriptor: Int32
+        private var reader: Reader
+
+        /// Nil when the file does not exist: nothing was spilled.
+        public init?(path: String) throws(POSIXFailure) {
+            let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+            if descriptor < 0, errno == ENOENT { return nil }
+            guard descriptor >= 0 else { throw POSIXFailure(operation: "open spill file", path: path) }
+            self.descriptor = descriptor
+            reader = Reader(descriptor: descriptor, path: path)
+        }
+
+        deinit { close(descriptor) }
+
+        public func next() throws(POSIXFailure) -> StockOffer? {
+            guard try reader.fill(1) else { return nil }
             let line = try reader.integer()
             let price = try reader.integer()
             let quantity = try reader.integer()
@@ -88,9 +104,9 @@ public enum OfferSpill {
             let producer = try reader.string()
             let atc = try reader.string()
             let substance = try reader.string()
-            try body(StockOffer(aptcode: aptcode, packageCode: packageCode, gtin: gtin, name: name, producer: producer, atc: atc,
-                                activeSubstance: substance, priceCents: price, quantity: quantity == noQuantity ? nil : quantity,
-                                line: Int(line)))
+            return StockOffer(aptcode: aptcode, packageCode: packageCode, gtin: gtin, name: name, producer: producer, atc: atc,
+                              activeSubstance: substance, priceCents: price, quantity: quantity == noQuantity ? nil : quantity,
+                              line: Int(line))
         }
     }
 

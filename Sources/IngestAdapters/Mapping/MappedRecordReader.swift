@@ -22,7 +22,6 @@ final class MappedRecordReader {
     var pharmacyID: String?
     var header: StockFeedHeader?
     var headerProblem: FeedFailure?
-    private var seen = Set<String>()
     /// Settled once the first record (or its failure) set the header: checked
     /// for every row, and comparing the optional header copied it each time.
     private var headerSettled = false
@@ -41,8 +40,6 @@ final class MappedRecordReader {
         if case .fixed(let date) = mapping.exportedAt { values[CanonicalField.exportedAt.position] = date }
         self.fileValues = values.map { $0?.trimmed }
         if case .fixed(let code) = mapping.currency { fixedCurrency = Currency(code: code) } else { fixedCurrency = nil }
-        // A feed lists thousands of items: start the duplicate set big enough.
-        if router == nil { seen.reserveCapacity(16_384) }
     }
 
     /// The first capture group of `pattern` in `text`.
@@ -99,8 +96,9 @@ final class MappedRecordReader {
         let aptcode = (value(.aptcode) ?? "").uppercasedCode
         guard let router else {
             establishHeader(line: line)
-            do {
+            do throws(StockFieldRules.Problem) {
                 let (offer, gtin) = try offer(line: line, aptcode: aptcode)
+                guard output.isFirstOccurrence(offer.aptcode) else { throw StockFieldRules.duplicate(offer.aptcode) }
                 output.warnIfRestricted(gtin, line: line, key: offer.aptcode)
                 output.accept(offer)
             } catch {
@@ -154,7 +152,6 @@ final class MappedRecordReader {
         let cents = try price()
         // A price list maps no quantity: its offers report no stock (NULL), never a made-up number.
         let quantity = mapping.columns[.quantity] == nil ? nil : try StockFieldRules.quantity(value(.quantity))
-        if router == nil, !seen.insert(key).inserted { throw StockFieldRules.duplicate(key) }
         func optional(_ field: CanonicalField) -> String? { value(field).flatMap { $0.isEmpty ? nil : $0 } }
         let offer = StockOffer(
             aptcode: key, packageCode: description.packageCode, gtin: description.gtin?.gtin, name: description.name, producer: optional(.producer),
