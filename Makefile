@@ -6,7 +6,7 @@ SNAPSHOTS ?= var/snapshots
 PACKAGES := libsqlite3-dev libxml2-dev libcsv-dev pkg-config tzdata sqlite3 time python3
 SUDO     := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
 
-.PHONY: setup build run dry-run test realdata clean noom-memory testdb bench bench-parsers fuzz-build fuzz fuzz-smoke soak
+.PHONY: setup build run dry-run test realdata clean bench-memory testdb bench bench-parsers fuzz-build fuzz fuzz-smoke soak
 
 setup:
 	@missing=""; \
@@ -45,11 +45,12 @@ realdata: setup
 clean:
 	rm -rf .build var
 
-# Issue 3's memory check: a generated Noom file of 210 MB (never committed)
-# parsed by `ingest check`, with peak RSS from /usr/bin/time.
-noom-memory: build
-	python3 bench/large_noom.py var/bench/noom_big.xml 210
-	/usr/bin/time -v $(INGEST) check var/bench/noom_big.xml 2>&1 | grep -E "read |Maximum resident|Elapsed"
+# Issue 17's memory check: peak RSS of full runs over one 1 GB Noom feed, one
+# 1 GB RAX feed, a 500 MB chain CSV in random pharmacy order and a truncated
+# RAX feed of 2 M items (generated under var/bench-memory, never committed).
+# Each must stay under 200 MB. SIZE_MB=64 for a quick look. Many minutes.
+bench-memory: build
+	bench/memory.sh
 
 # A small example database for a first look (see `ingest testdb --help` for sizes).
 testdb: build

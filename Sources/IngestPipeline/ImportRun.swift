@@ -190,7 +190,7 @@ public final class ImportRun {
             queue.cancel()
             queue.wait()
         }
-        let loader = StockLoader(writer: writer, reference: reference, pricer: pricer, previous: previous,
+        let loader = try StockLoader(writer: writer, reference: reference, pricer: pricer, previous: previous,
                                  asOf: options.asOfTimestamp, maxStaleDays: options.maxStaleDays, checks: options.checks, force: options.force)
         // A chain part's file was read when it was split: its replay counts nothing here.
         let sizes = tasks.map { $0.candidates.reduce(Int64(0)) { $0 + ($1.part == nil ? $1.file.size : 0) } }

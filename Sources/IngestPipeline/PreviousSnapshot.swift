@@ -83,14 +83,21 @@ final class PreviousSnapshot {
 
     /// One pharmacy's offers in key order (shelf price and quantity; tier
     /// prices are computed again with tonight's list).
-    func offers(of pharmacyID: String) throws -> [OfferRow] {
-        let statement = try database.cachedStatement("SELECT aptcode, price_cents, quantity FROM offers WHERE pharmacy_id = ? ORDER BY aptcode")
+    /// One pharmacy's offers in key order, `batch` at a time (a carried
+    /// pharmacy may have millions).
+    func forEachOffers(of pharmacyID: String, batch: Int, _ body: ([OfferRow]) throws -> Void) throws {
+        let statement = try database.prepare("SELECT aptcode, price_cents, quantity FROM offers WHERE pharmacy_id = ? ORDER BY aptcode")
         statement.bind(pharmacyID, at: 1)
         var rows: [OfferRow] = []
+        rows.reserveCapacity(batch)
         while try statement.step() {
             rows.append(OfferRow(aptcode: statement.string(0) ?? "", priceCents: statement.int64(1), quantity: statement.isNull(2) ? nil : statement.int64(2)))
+            if rows.count == batch {
+                try body(rows)
+                rows.removeAll(keepingCapacity: true)
+            }
         }
-        return rows
+        if !rows.isEmpty { try body(rows) }
     }
 
     /// Shelf prices of one pharmacy's items from `first` on, in key order, at

@@ -20,7 +20,7 @@ final class StockLoader {
     /// The run's time, stamped on every pharmacy loaded fresh tonight.
     let loadedAt: String
 
-    private(set) var items = ItemCatalog()
+    private(set) var items: ItemCatalog
     private(set) var pharmacies: [PharmacyRow] = []
     /// Items whose package code arrived only with a later pharmacy's feed,
     /// and the index (into `pharmacies`) of that pharmacy: offers of the
@@ -41,7 +41,7 @@ final class StockLoader {
     private var digests: [UInt64: (pharmacyID: String, exportedAt: Int64, file: String, index: Int, candidate: StockFeedPlan.Candidate)] = [:]
 
     init(writer: SnapshotWriter, reference: ReferenceData, pricer: TierPricer, previous: PreviousSnapshot?, asOf: ExportTimestamp, maxStaleDays: Int,
-         checks: StockDataChecks = StockDataChecks(), force: Bool = false) {
+         checks: StockDataChecks = StockDataChecks(), force: Bool = false) throws {
         self.checks = checks
         self.force = force
         summaries = (
@@ -50,6 +50,7 @@ final class StockLoader {
             CheckSummary(check: RejectReason.itemCountDrop.rawValue, limit: checks.maxItemDropPercent < 100 ? "\(checks.maxItemDropPercent) %" : "off"),
             CheckSummary(check: RejectReason.duplicateStock.rawValue, limit: checks.duplicateMinItems > 0 ? "≥ \(checks.duplicateMinItems) items" : "off"))
         self.writer = writer
+        items = ItemCatalog(overflow: try ItemOverflow(writer: writer))
         self.reference = reference
         self.pricer = pricer
         self.previous = previous
@@ -93,7 +94,7 @@ final class StockLoader {
         // In batches: a feed of millions of offers is read from its spill a
         // buffer at a time and never held whole.
         try result.offers.forEach { offer in
-            let known = items.add(offer)
+            let known = try items.add(offer)
             if tracking, known.existed, known.packageCode == nil, offer.packageCode != nil {
                 latePriced.append((offer.aptcode, pharmacies.count))
             }
@@ -115,14 +116,19 @@ final class StockLoader {
         try carryPrevious(before: nil, report: &report)
         report.checks = [summaries.price, summaries.items, summaries.duplicates]
         try priceLateOffers()
-        var enriched: [ItemRow] = []
-        for var item in items.sortedRows() {
+        var batch: [ItemRow] = []
+        try items.forEachSorted { item in
+            var item = item
             var warnings: [Warning] = []
             reference.enrich(&item, warnings: &warnings)
             try report.warnings += warnings
-            enriched.append(item)
+            batch.append(item)
+            if batch.count == Self.batchRows {
+                try writer.writeItems(batch)
+                batch.removeAll(keepingCapacity: true)
+            }
         }
-        try writer.writeItems(enriched)
+        try writer.writeItems(batch)
         // A pharmacy evicted as a duplicate with nothing to carry leaves an empty slot (itemCount -1).
         try writer.writePharmacies(pharmacies.filter { $0.itemCount >= 0 })
     }
@@ -135,7 +141,7 @@ final class StockLoader {
             for pharmacy in pharmacies[..<before] {
                 guard var row = try writer.offer(pharmacyID: pharmacy.id, aptcode: aptcode), row.limitPriceCents == nil,
                       let date = ExportTimestamp.parseISO8601(pharmacy.lastRefresh)?.localDate else { continue }
-                if pricer.price(&row, packageCode: items.packageCode(of: aptcode), exportDate: date) { updates.append((pharmacy.id, row)) }
+                if pricer.price(&row, packageCode: try items.packageCode(of: aptcode), exportDate: date) { updates.append((pharmacy.id, row)) }
             }
         }
         updates.sort { ($0.pharmacyID.utf8.lexicographicallyPrecedes($1.pharmacyID.utf8)) || ($0.pharmacyID == $1.pharmacyID && $0.row.aptcode.utf8.lexicographicallyPrecedes($1.row.aptcode.utf8)) }
@@ -156,15 +162,14 @@ final class StockLoader {
     /// the export itself bore: a feed loaded tonight is fresh tonight and is
     /// carried for `maxStaleDays` after, however old its export date.
     private func carry(_ pharmacyID: String, report: inout RunReport) throws {
-        guard let kept = try kept(pharmacyID, report: &report) else { return }
-        try writer.writeOffers(pharmacyID: pharmacyID, kept.offers)
-        pharmacies.append(kept.row)
+        guard let kept = try kept(pharmacyID, report: &report, write: { try writer.writeOffers(pharmacyID: pharmacyID, $0) }) else { return }
+        pharmacies.append(kept)
     }
 
-    /// A pharmacy's data in `current`, priced with tonight's list, and its
-    /// carry-over entry in the report; nil when there is none or it is too
-    /// old (then the report says it was dropped).
-    private func kept(_ pharmacyID: String, report: inout RunReport) throws -> (row: PharmacyRow, offers: [OfferRow])? {
+    /// A pharmacy's data in `current`, priced with tonight's list and handed
+    /// to `write` in batches, and its carry-over entry in the report; nil
+    /// when there is none or it is too old (then the report says it was dropped).
+    private func kept(_ pharmacyID: String, report: inout RunReport, write: ([OfferRow]) throws -> Void) throws -> PharmacyRow? {
         guard let previous, let old = previous.pharmacies[pharmacyID] else { return nil }
         let refreshed = ExportTimestamp.parseISO8601(old.lastRefresh)
         let loaded = ExportTimestamp.parseISO8601(old.loadedAt ?? old.lastRefresh)
@@ -183,25 +188,30 @@ final class StockLoader {
             try drop(.staleDropped, "pharmacy \(pharmacyID) sent no valid feed since the run of \(old.loadedAt ?? old.lastRefresh), over \(maxStaleDays) days; its offers are dropped")
             return nil
         }
-        var rows = try previous.offers(of: pharmacyID)
         let period = pricer.period(on: refreshed.localDate)
-        for index in rows.indices {
-            if !items.contains(rows[index].aptcode), let item = try previous.item(rows[index].aptcode) {
-                items.add(item)
+        var count = 0
+        try previous.forEachOffers(of: pharmacyID, batch: Self.batchRows) { batch in
+            var rows = batch
+            for index in rows.indices {
+                if try !items.contains(rows[index].aptcode), let item = try previous.item(rows[index].aptcode) {
+                    try items.add(item)
+                }
+                if let period { pricer.price(&rows[index], packageCode: try items.packageCode(of: rows[index].aptcode), period: period) }
             }
-            if let period { pricer.price(&rows[index], packageCode: items.packageCode(of: rows[index].aptcode), period: period) }
+            count += rows.count
+            try write(rows)
         }
         var row = reference.registry[pharmacyID].map { known in
             PharmacyRow(id: known.id, name: known.name, chainID: known.chainID, region: known.region, address: known.address,
                         phone: known.phone, openHours: known.openHours, latitude: known.latitude, longitude: known.longitude,
-                        lastRefresh: old.lastRefresh, itemCount: rows.count, stale: true)
+                        lastRefresh: old.lastRefresh, itemCount: count, stale: true)
         } ?? old
         row.stale = true
-        row.itemCount = rows.count
+        row.itemCount = count
         row.loadedAt = old.loadedAt ?? old.lastRefresh
-        entry.offers = rows.count
+        entry.offers = count
         report.carriedOver.append(entry)
-        return (row, rows)
+        return row
     }
 
     // MARK: Wrong data (issue 22)
@@ -310,11 +320,10 @@ final class StockLoader {
         if let failure = log.failure { throw failure }
         try report.rejects += log.rejects
         log.rejects.discard()
-        if let kept = try kept(id, report: &report) {
-            try writer.replaceOffers(pharmacyID: id, kept.offers)
-            pharmacies[index] = kept.row
+        try writer.deleteOffers(pharmacyID: id)
+        if let kept = try kept(id, report: &report, write: { try writer.insertOffers(pharmacyID: id, $0) }) {
+            pharmacies[index] = kept
         } else {
-            try writer.replaceOffers(pharmacyID: id, [])
             pharmacies[index].itemCount = -1
         }
     }

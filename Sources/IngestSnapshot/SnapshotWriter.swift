@@ -69,18 +69,28 @@ public final class SnapshotWriter {
         offerCount += offers.count
     }
 
-    /// Replaces a pharmacy already written (found afterwards to be another's
-    /// copy): its rows go, `offers` take their place, out of key order (rare).
-    public func replaceOffers(pharmacyID: String, _ offers: [OfferRow]) throws {
+    /// Removes a pharmacy already written (found afterwards to be another's
+    /// copy); `insertOffers` may then put other offers in their place, out of key order (rare).
+    public func deleteOffers(pharmacyID: String) throws {
+        let count = try database.cachedStatement("SELECT count(*) FROM offers WHERE pharmacy_id = ?")
+        count.bind(pharmacyID, at: 1)
+        let before = try count.step() ? count.int64(0) : 0
+        count.reset()
+        let delete = try database.cachedStatement("DELETE FROM offers WHERE pharmacy_id = ?")
+        try delete.run(.text(pharmacyID))
+        offerCount -= Int(before)
+        if before > 0 { offerPharmacyCount -= 1 }
+    }
+
+    /// Offers of a pharmacy deleted with `deleteOffers`, in batches, out of the key order of the load.
+    public func insertOffers(pharmacyID: String, _ offers: [OfferRow]) throws {
         guard let insertOffer else { throw SQLiteError(code: 21, message: "writer is closed") }
         let count = try database.cachedStatement("SELECT count(*) FROM offers WHERE pharmacy_id = ?")
         count.bind(pharmacyID, at: 1)
         let before = try count.step() ? count.int64(0) : 0
-        let delete = try database.cachedStatement("DELETE FROM offers WHERE pharmacy_id = ?")
-        try delete.run(.text(pharmacyID))
+        count.reset()
         for index in offers.indices { try insertOffer.write(pharmacyID: pharmacyID, offers[index...index]) }
-        offerCount += offers.count - Int(before)
-        if before > 0, offers.isEmpty { offerPharmacyCount -= 1 }
+        offerCount += offers.count
         if before == 0, !offers.isEmpty { offerPharmacyCount += 1 }
     }
 

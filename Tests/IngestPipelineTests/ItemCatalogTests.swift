@@ -1,8 +1,11 @@
 import IngestCore
 import IngestSnapshot
+import IngestTestSupport
 import Testing
 @testable import IngestPipeline
 
+/// The same rules whether rows stay in memory or go through the overflow
+/// table (a limit of 1 or 2 moves nearly every row there and back).
 @Suite struct ItemCatalogTests {
     private func offer(_ aptcode: String, name: String, packageCode: String? = nil, gtin: String? = nil,
                        producer: String? = nil, atc: String? = nil) -> StockOffer {
@@ -10,33 +13,55 @@ import Testing
                    priceCents: 100, quantity: 1, line: 1)
     }
 
-    @Test func firstMentionGivesTheFieldsAndLaterOnesOnlyFillGaps() {
-        var catalog = ItemCatalog()
-        let first = catalog.add(offer("A", name: "FIRST", producer: "MAKER"))
+    /// A catalog with `limit` rows in memory (nil: no overflow), and the writer that keeps its table alive.
+    private func catalog(limit: Int?, _ temporary: TemporaryDirectory) throws -> (ItemCatalog, SnapshotWriter?) {
+        guard let limit else { return (ItemCatalog(), nil) }
+        let writer = try SnapshotWriter(path: "\(temporary.path)/s.sqlite")
+        return (ItemCatalog(overflow: try ItemOverflow(writer: writer), limit: limit), writer)
+    }
+
+    @Test(arguments: [nil, 1, 2])
+    func firstMentionGivesTheFieldsAndLaterOnesOnlyFillGaps(limit: Int?) throws {
+        let temporary = TemporaryDirectory()
+        var (catalog, writer) = try catalog(limit: limit, temporary)
+        defer { writer?.close() }
+        let first = try catalog.add(offer("A", name: "FIRST", producer: "MAKER"))
         #expect(!first.existed)
-        let second = catalog.add(offer("A", name: "SECOND", packageCode: "1000001", producer: "OTHER", atc: "N02BE01"))
+        try catalog.add(offer("Z", name: "OTHER ITEM"))
+        let second = try catalog.add(offer("A", name: "SECOND", packageCode: "1000001", producer: "OTHER", atc: "N02BE01"))
         #expect(second.existed)
         #expect(second.packageCode == nil, "the package code before this offer")
-        let third = catalog.add(offer("A", name: "THIRD", packageCode: "1000012", atc: "M01AE01"))
+        try catalog.add(offer("Y", name: "ANOTHER ITEM"))
+        let third = try catalog.add(offer("A", name: "THIRD", packageCode: "1000012", atc: "M01AE01"))
+        #expect(third.existed)
         #expect(third.packageCode == "1000001")
-        let row = catalog["A"]
+        try catalog.add(offer("X", name: "THIRD ITEM"))
+        let row = try catalog["A"]
         #expect(row?.name == "FIRST")
         #expect(row?.producer == "MAKER")
         #expect(row?.packageCode == "1000001")
         #expect(row?.atc == "N02BE01")
         #expect(row?.gtin == nil)
-        #expect(catalog.packageCode(of: "A") == "1000001")
+        #expect(try catalog.packageCode(of: "A") == "1000001")
+        var sorted: [ItemRow] = []
+        try catalog.forEachSorted { sorted.append($0) }
+        #expect(sorted.map(\.aptcode) == ["A", "X", "Y", "Z"])
+        #expect(sorted.first == row)
     }
 
-    @Test func carriedItemsNeverReplaceKnownOnesAndRowsComeOutInByteOrder() {
-        var catalog = ItemCatalog()
-        catalog.add(offer("b", name: "LOWER"))
-        catalog.add(offer("B", name: "UPPER"))
-        catalog.add(ItemRow(aptcode: "B", packageCode: "1000001", gtin: nil, name: "CARRIED", producer: nil, atc: nil, activeSubstance: nil))
-        catalog.add(ItemRow(aptcode: "A", packageCode: nil, gtin: nil, name: "CARRIED", producer: nil, atc: nil, activeSubstance: nil))
-        #expect(catalog.count == 3)
-        #expect(catalog["B"]?.name == "UPPER")
-        #expect(catalog.contains("A") && !catalog.contains("C"))
-        #expect(catalog.sortedRows().map(\.aptcode) == ["A", "B", "b"])
+    @Test(arguments: [nil, 1, 2])
+    func carriedItemsNeverReplaceKnownOnesAndRowsComeOutInByteOrder(limit: Int?) throws {
+        let temporary = TemporaryDirectory()
+        var (catalog, writer) = try catalog(limit: limit, temporary)
+        defer { writer?.close() }
+        try catalog.add(offer("b", name: "LOWER"))
+        try catalog.add(offer("B", name: "UPPER"))
+        try catalog.add(ItemRow(aptcode: "B", packageCode: "1000001", gtin: nil, name: "CARRIED", producer: nil, atc: nil, activeSubstance: nil))
+        try catalog.add(ItemRow(aptcode: "A", packageCode: nil, gtin: nil, name: "CARRIED", producer: nil, atc: nil, activeSubstance: nil))
+        #expect(try catalog["B"]?.name == "UPPER")
+        #expect(try catalog.contains("A") && !catalog.contains("C"))
+        var sorted: [String] = []
+        try catalog.forEachSorted { sorted.append($0.aptcode) }
+        #expect(sorted == ["A", "B", "b"])
     }
 }
