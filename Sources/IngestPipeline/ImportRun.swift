@@ -227,6 +227,9 @@ public final class ImportRun {
             carriedOver: report.carriedOver.map {
                 Manifest.CarriedOver(kind: $0.kind.rawValue, key: $0.key, fromVersion: $0.fromVersion,
                                      lastRefresh: $0.lastRefresh, dropped: $0.dropped, offers: $0.offers)
+            },
+            rejectSample: Dictionary(grouping: report.rejects, by: \.reason).keys.sorted().flatMap { reason in
+                report.rejects.filter { $0.reason == reason }.prefix(Manifest.sampledPerReason)
             })
     }
 

@@ -24,6 +24,10 @@ public struct Manifest: Codable, Sendable, Equatable {
     public var forcedGates: [String]
     /// Data kept from an earlier snapshot because tonight's input was missing or rejected.
     public var carriedOver: [CarriedOver]
+    /// The first few rejects of each reason (`sampledPerReason`), for a
+    /// first look; `rejects_file` has every one. Absent in older manifests.
+    public var rejectSample: [Reject]?
+    public static let sampledPerReason = 5
 
     public struct CarriedOver: Codable, Sendable, Equatable {
         /// `pharmacy` or `reference`.
@@ -58,7 +62,7 @@ public struct Manifest: Codable, Sendable, Equatable {
         case schemaVersion = "schema_version", createdAt = "created_at", importerVersion = "importer_version"
         case rowCounts = "row_counts", rejectCounts = "reject_counts", warningCounts = "warning_counts"
         case rejectsFile = "rejects_file", warningsFile = "warnings_file"
-        case forcedGates = "forced_gates", carriedOver = "carried_over"
+        case forcedGates = "forced_gates", carriedOver = "carried_over", rejectSample = "reject_sample"
     }
 
     public struct SnapshotFile: Codable, Sendable, Equatable {
@@ -115,7 +119,8 @@ public struct Manifest: Codable, Sendable, Equatable {
     public init(version: String, schemaVersion: Int, createdAt: String, importerVersion: String, inputs: [Input],
                 rowCounts: [String: Int], rejectCounts: [String: Int], warningCounts: [String: Int],
                 snapshot: SnapshotFile, rejectsFile: String, warningsFile: String, forced: Bool,
-                forcedGates: [String] = [], carriedOver: [CarriedOver] = []) {
+                forcedGates: [String] = [], carriedOver: [CarriedOver] = [], rejectSample: [Reject]? = nil) {
+        self.rejectSample = rejectSample
         self.version = version
         self.schemaVersion = schemaVersion
         self.createdAt = createdAt
