@@ -32,6 +32,33 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: temporary.path).allSatisfy { !$0.hasPrefix(".tmp-") })
     }
 
+    /// As a normal user a bare name once put the temporary file in `/` (exit
+    /// 73 after publishing; the metrics file silently missing): root can
+    /// write `/`, so this runs the binary as `nobody`, from a copy it can reach.
+    @Test(.enabled(if: getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv"), "needs root to become nobody"))
+    func aBareNameWorksForANormalUser() throws {
+        let temporary = TemporaryDirectory()
+        let feeds = try feeds(temporary)
+        let binary = "\(temporary.path)/ingest"
+        try FileManager.default.copyItem(atPath: RepositoryFiles.ingestBinary, toPath: binary)
+        try FileManager.default.copyItem(atPath: RepositoryFiles.mappingsDirectory, toPath: "\(temporary.path)/mappings")
+        for path in [temporary.path, feeds, "\(temporary.path)/mappings"] { chmod(path, 0o777) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+        process.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", binary, "--feeds", "feeds", "--snapshots", "s",
+                             "--mappings", "mappings", "--report", "report.json", "--metrics-file", "ingest.prom"]
+        process.currentDirectoryURL = URL(fileURLWithPath: temporary.path)
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        #expect(isJSONReport(try Data(contentsOf: URL(fileURLWithPath: "\(temporary.path)/report.json"))))
+        #expect(try String(contentsOfFile: "\(temporary.path)/ingest.prom", encoding: .utf8).contains("ingest_last_run_exit_code 0"))
+        let owner = try FileManager.default.attributesOfItem(atPath: "\(temporary.path)/report.json")[.ownerAccountID] as? Int
+        #expect(owner == 65534, "written by the normal user")
+    }
+
     @Test func aDashAndDevStdoutGoToStandardOutputAndTheLinkStays() throws {
         let temporary = TemporaryDirectory()
         let feeds = try feeds(temporary)
