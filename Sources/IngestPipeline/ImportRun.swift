@@ -80,7 +80,16 @@ public final class ImportRun {
         do {
             let version = options.dryRun ? "dry-run" : directory.nextVersion(now: options.now)
             // Yesterday's snapshot: carry-over source and the gates' yardstick.
-            let previous = PreviousSnapshot(directory: directory)
+            let previous: PreviousSnapshot?
+            do {
+                previous = try PreviousSnapshot.open(directory)
+            } catch {
+                // Tonight's data still publishes, but nothing is carried over and no gate or check compares: the report says so.
+                previous = nil
+                report.unreadableCurrent = "\(directory.currentVersion() ?? "current"): \(error)"
+                try report.warnings.append(Warning(file: "", line: 0, key: directory.currentVersion() ?? "current", code: .currentUnreadable,
+                                                   message: "current (\(report.unreadableCurrent!)) cannot be read: nothing is carried over from it and no quality gate or check compares against it"))
+            }
             report.previousVersion = previous?.version
             var clock = PhaseClock(logger: logger)
             let reference = try ReferenceData.load(files, catalog: catalog, runDate: runDate, previous: previous, report: &report)

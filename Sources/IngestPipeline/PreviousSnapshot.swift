@@ -16,37 +16,44 @@ final class PreviousSnapshot {
     /// Its manifest, when it has one: where carried-over data first came from.
     let manifest: Manifest?
 
-    init?(directory: SnapshotDirectory) {
-        guard let version = directory.currentVersion(),
-              let database = try? SQLiteDatabase(path: directory.snapshotPath(version), readOnly: true) else { return nil }
+    /// The snapshot `current` points at; nil when there is none (the first
+    /// run). One that exists but cannot be read throws: the caller must say
+    /// so, never quietly compare tonight against nothing.
+    static func open(_ directory: SnapshotDirectory) throws -> PreviousSnapshot? {
+        guard let version = directory.currentVersion() else { return nil }
+        return try PreviousSnapshot(directory: directory, version: version)
+    }
+
+    private init(directory: SnapshotDirectory, version: String) throws {
         self.version = version
         self.path = directory.snapshotPath(version)
+        let database = try SQLiteDatabase(path: path, readOnly: true)
         self.database = database
         var pharmacies: [String: PharmacyRow] = [:]
         // Snapshots from before `loaded_at` have no such column: their data counts as loaded when it was exported.
-        let hasLoadedAt = ((try? database.scalarInt("SELECT count(*) FROM pragma_table_info('pharmacies') WHERE name = 'loaded_at'")) ?? 0) > 0
-        if let statement = try? database.prepare("""
+        let hasLoadedAt = (try database.scalarInt("SELECT count(*) FROM pragma_table_info('pharmacies') WHERE name = 'loaded_at'") ?? 0) > 0
+        let statement = try database.prepare("""
             SELECT id, name, chain_id, region, address, phone, open_hours, latitude, longitude, last_refresh, item_count, stale,
                    \(hasLoadedAt ? "loaded_at" : "NULL") FROM pharmacies
-            """) {
-            while (try? statement.step()) == true {
-                let row = PharmacyRow(
-                    id: statement.string(0) ?? "", name: statement.string(1) ?? "", chainID: statement.string(2),
-                    region: statement.string(3), address: statement.string(4), phone: statement.string(5),
-                    openHours: statement.string(6), latitude: statement.isNull(7) ? nil : statement.double(7),
-                    longitude: statement.isNull(8) ? nil : statement.double(8), lastRefresh: statement.string(9) ?? "",
-                    itemCount: Int(statement.int64(10)), stale: statement.int64(11) != 0, loadedAt: statement.string(12))
-                pharmacies[row.id] = row
-            }
+            """)
+        while try statement.step() {
+            let row = PharmacyRow(
+                id: statement.string(0) ?? "", name: statement.string(1) ?? "", chainID: statement.string(2),
+                region: statement.string(3), address: statement.string(4), phone: statement.string(5),
+                openHours: statement.string(6), latitude: statement.isNull(7) ? nil : statement.double(7),
+                longitude: statement.isNull(8) ? nil : statement.double(8), lastRefresh: statement.string(9) ?? "",
+                itemCount: Int(statement.int64(10)), stale: statement.int64(11) != 0, loadedAt: statement.string(12))
+            pharmacies[row.id] = row
         }
         self.pharmacies = pharmacies
-        offerCount = Int((try? database.scalarInt("SELECT count(*) FROM offers")) ?? 0)
+        offerCount = Int(try database.scalarInt("SELECT count(*) FROM offers") ?? 0)
         var meta: [String: String] = [:]
-        if let statement = try? database.prepare("SELECT key, value FROM meta") {
-            while (try? statement.step()) == true { meta[statement.string(0) ?? ""] = statement.string(1) }
-        }
+        let metaRows = try database.prepare("SELECT key, value FROM meta")
+        while try metaRows.step() { meta[metaRows.string(0) ?? ""] = metaRows.string(1) }
         self.meta = meta
-        manifest = try? directory.readManifest(version)
+        // A version without a manifest file is possible (published by hand, an
+        // old layout): absence is normal. A manifest that is there must read.
+        manifest = FileManager.default.fileExists(atPath: directory.manifestPath(version)) ? try directory.readManifest(version) : nil
     }
 
     /// The manifest entry of the input that brought this pharmacy's (or this
@@ -127,8 +134,8 @@ final class PreviousSnapshot {
                        activeSubstance: statement.string(6), infoURL: statement.string(7), imageURL: statement.string(8))
     }
 
-    func count(_ table: String) -> Int {
-        Int((try? database.scalarInt("SELECT count(*) FROM \(table)")) ?? 0)
+    func count(_ table: String) throws -> Int {
+        Int(try database.scalarInt("SELECT count(*) FROM \(table)") ?? 0)
     }
 
     // MARK: Reference tables, for carrying a missing or rejected reference file over.
@@ -167,7 +174,8 @@ final class PreviousSnapshot {
 
     /// The register kept in this snapshot (none before the table existed).
     func medicineRegister() throws -> [MedicinePackage] {
-        guard count("medicine_register") > 0 else { return [] }
+        let exists = try database.scalarInt("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'medicine_register'") ?? 0
+        guard exists > 0, try count("medicine_register") > 0 else { return [] }
         let statement = try database.prepare("""
             SELECT package_code, name, form, strength, pack_size, atc, active_substance, leaflet_url, spc_url, prescription
             FROM medicine_register ORDER BY package_code

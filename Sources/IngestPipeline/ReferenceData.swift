@@ -63,7 +63,7 @@ struct ReferenceData {
         func note(_ key: String) {
             report.carriedOver.append(CarryOver(kind: .reference, key: key, fromVersion: previous.version, lastRefresh: nil, dropped: false, offers: nil))
         }
-        if reimbursement.isEmpty, previous.count("reimbursements") > 0 {
+        if reimbursement.isEmpty, try previous.count("reimbursements") > 0 {
             let kept = try previous.reimbursements()
             reimbursement = kept.catalog
             diagnoses = kept.diagnoses
@@ -71,15 +71,15 @@ struct ReferenceData {
             reimbursementValidFrom = previous.meta["reimbursement_valid_from"]
             note(FeedKind.reimbursementList.rawValue)
         }
-        if atc.isEmpty, previous.count("atc") > 0 {
+        if atc.isEmpty, try previous.count("atc") > 0 {
             atc = try previous.atc()
             note(FeedKind.atc.rawValue)
         }
-        if icd10.isEmpty, previous.count("icd10") > 0 {
+        if icd10.isEmpty, try previous.count("icd10") > 0 {
             icd10 = try previous.icd10()
             note(FeedKind.icd10.rawValue)
         }
-        if gs1.isEmpty, previous.count("gs1_items") > 0 {
+        if gs1.isEmpty, try previous.count("gs1_items") > 0 {
             gs1 = try previous.gs1()
             note(FeedKind.gs1.rawValue)
         }

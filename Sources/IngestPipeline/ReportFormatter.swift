@@ -84,6 +84,10 @@ public struct ReportFormatter {
                 }
             }
         }
+        if report.unreadableCurrent != nil {
+            lines.append("")
+            lines.append("compared against: \(report.baseline); no quality gate, check or carry-over ran")
+        }
         if !report.cleanedUp.isEmpty {
             lines.append("")
             lines.append("removed what killed runs left:")

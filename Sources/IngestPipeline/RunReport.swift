@@ -24,6 +24,15 @@ public struct RunReport: Sendable {
     public var carriedOver: [CarryOver] = []
     /// The version the run compared against (`current` when it started).
     public var previousVersion: String?
+    /// `current` existed but could not be read (version: error): the run had no baseline.
+    public var unreadableCurrent: String?
+
+    /// What the gates and checks compared against, in words.
+    public var baseline: String {
+        if let previousVersion { return "current \(previousVersion)" }
+        if let unreadableCurrent { return "none: current \(unreadableCurrent) could not be read" }
+        return "none: there is no current snapshot"
+    }
     /// What killed runs had left (staging files, a dry run's folder), removed by this run.
     public var cleanedUp: [String] = []
     /// Against current: filled for dry runs and `snapshots diff`.
@@ -60,4 +69,9 @@ public struct RunReport: Sendable {
         rejects.discard()
         warnings.discard()
     }
+}
+
+extension WarningCode {
+    /// `current` exists but cannot be read: the run carries nothing over and compares with nothing.
+    public static let currentUnreadable = WarningCode(rawValue: "current_unreadable")
 }

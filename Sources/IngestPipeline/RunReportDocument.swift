@@ -24,6 +24,8 @@ public struct RunReportDocument: Codable, Sendable {
     /// A sample: the first 100 rejects of each reason (`reject_counts` has
     /// them all counted, the version's rejects file has every one).
     public var rejects: [Reject]
+    /// What the gates and checks compared against (`current 2026…`, or why nothing).
+    public var baseline: String
     /// What killed runs had left, removed by this one.
     public var cleanedUp: [String]
 
@@ -31,7 +33,7 @@ public struct RunReportDocument: Codable, Sendable {
         case published, blocked, feeds, diff, rejects, checks
         case dryRun = "dry_run", publishedVersion = "published_version", previousVersion = "previous_version"
         case failedGates = "failed_gates", forcedGates = "forced_gates", rowCounts = "row_counts"
-        case rejectCounts = "reject_counts", warningCounts = "warning_counts", carriedOver = "carried_over", cleanedUp = "cleaned_up"
+        case rejectCounts = "reject_counts", warningCounts = "warning_counts", carriedOver = "carried_over", cleanedUp = "cleaned_up", baseline
     }
 
     public init(_ report: RunReport) {
@@ -51,6 +53,7 @@ public struct RunReportDocument: Codable, Sendable {
         diff = report.diff
         rejects = Array(report.rejects)
         cleanedUp = report.cleanedUp
+        baseline = report.baseline
     }
 
     public func encoded() throws -> Data {

@@ -63,6 +63,25 @@ import Testing
         #expect(carried.message?.contains(first) == true)
     }
 
+    /// A `current` that cannot be read is never taken for "no current":
+    /// the run publishes tonight's data, warns, and says it compared with nothing.
+    @Test func anUnreadableCurrentIsAWarningAndTheReportSaysTheGatesHadNoBaseline() throws {
+        let temporary = TemporaryDirectory()
+        let feeds = writeFeeds(temporary, pharmacies: 0..<4, daysAgo: 1)
+        let first = try #require(try ImportRun(options: options(temporary, feeds)).run().publishedVersion)
+        let directory = SnapshotDirectory(path: "\(temporary.path)/snapshots")
+        try Data(repeating: 0x5A, count: 8192).write(to: URL(fileURLWithPath: directory.snapshotPath(first)))
+        _ = writeFeeds(temporary, pharmacies: 0..<2, daysAgo: 0)
+        for index in 2..<4 { try FileManager.default.removeItem(atPath: "\(feeds)/rax_\(1000 + index).txt") }
+        let report = try ImportRun(options: options(temporary, feeds)).run()
+        #expect(report.publishedVersion != nil, "half the pharmacies would fail the gate against a readable current")
+        #expect(report.previousVersion == nil)
+        #expect(report.baseline.hasPrefix("none: current \(first): ") && report.baseline.hasSuffix(" could not be read"))
+        #expect(report.warningCounts[.currentUnreadable] == 1)
+        #expect(report.carriedOver.isEmpty)
+        #expect(ReportFormatter().format(report).contains("compared against: none: current \(first)"))
+    }
+
     @Test func carriedOffersAreDroppedWhenTooOld() throws {
         let temporary = TemporaryDirectory()
         let feeds = writeFeeds(temporary, pharmacies: 0..<20, daysAgo: 1)
