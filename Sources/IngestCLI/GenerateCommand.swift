@@ -70,13 +70,14 @@ struct GeneratorOptions: ParsableArguments {
         }
     }
 
-    /// Generates into `directory`, or exits: 78 without a rules file to copy, 73 when writing fails.
+    /// Generates into `directory`, or exits: 78 without a rules file to copy, 74 on a full disk, 73 when writing fails otherwise.
     func generate(into directory: String) throws -> GroundTruth {
         do {
             return try FeedGenerator(options: try generatorOptions).generate(into: directory)
         } catch let error as GeneratorError {
             printError("ingest: \(error)")
             if case .missingRules = error { throw ExitStatus.configuration.exitCode }
+            if case .diskFull = error { throw ExitStatus.ioError.exitCode }
             throw ExitStatus.cannotWrite.exitCode
         } catch {
             printError("ingest: \(error)")

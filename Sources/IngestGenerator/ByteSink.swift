@@ -2,9 +2,15 @@ import Foundation
 
 /// Builds a file's bytes in a buffer and writes them out in large chunks:
 /// the generator writes a gigabyte for the national workload.
+///
+/// A failed write (a full disk) is kept and the rest is not written;
+/// `finish()` throws it, so `generate` never reports success over a
+/// truncated feed. `close()` (from a `defer`) only releases the descriptor.
 struct ByteSink {
     private let descriptor: Int32
     private var buffer: [UInt8] = []
+    private var failure: GeneratorError?
+    private var closed = false
     let path: String
 
     init(path: String) throws {
@@ -24,32 +30,46 @@ struct ByteSink {
         if buffer.count >= 1 << 20 { flush() }
     }
 
-    mutating func flush() {
-        buffer.withUnsafeBytes { raw in
+    private mutating func flush() {
+        defer { buffer.removeAll(keepingCapacity: true) }
+        guard failure == nil else { return }
+        let code: Int32? = buffer.withUnsafeBytes { raw in
             var offset = 0
             while offset < raw.count {
                 let written = write(descriptor, raw.baseAddress! + offset, raw.count - offset)
-                if written <= 0 { if errno == EINTR { continue }; return }
+                if written < 0, errno == EINTR { continue }
+                if written <= 0 { return written < 0 ? errno : ENOSPC }
                 offset += written
             }
+            return nil
         }
-        buffer.removeAll(keepingCapacity: true)
+        if let code { failure = code == ENOSPC || code == EDQUOT ? .diskFull(path) : .cannotWrite(path, String(cString: strerror(code))) }
+    }
+
+    /// Writes what is left and closes the file; throws the first write failure.
+    mutating func finish() throws {
+        flush()
+        close()
+        if let failure { throw failure }
     }
 
     mutating func close() {
-        flush()
-        Glibc.close(descriptor)
+        guard !closed else { return }
+        closed = true
+        if Glibc.close(descriptor) != 0, failure == nil { failure = .cannotWrite(path, String(cString: strerror(errno))) }
     }
 }
 
 public enum GeneratorError: Error, CustomStringConvertible {
     case cannotWrite(String, String)
+    case diskFull(String)
     case missingRules(String)
     case tooFewPharmacies(String)
 
     public var description: String {
         switch self {
         case .cannotWrite(let path, let reason): return "cannot write \(path): \(reason)"
+        case .diskFull(let path): return "cannot write \(path): no space left on the device; the feeds folder is incomplete"
         case .missingRules(let path): return "no patient price rules at \(path) to copy into the generated mappings"
         case .tooFewPharmacies(let message): return message
         }

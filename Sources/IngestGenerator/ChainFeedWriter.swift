@@ -45,6 +45,7 @@ struct ChainFeedWriter: Sendable {
             truth.pharmacyID = writer.pharmacyID
             result[GroundTruth.key(file: fileName, pharmacyID: writer.pharmacyID)] = truth
         }
+        try sink.finish()
         return result
     }
 }

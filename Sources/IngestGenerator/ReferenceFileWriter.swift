@@ -39,6 +39,7 @@ struct ReferenceFileWriter {
             sink.append("\(FeedGenerator.pharmacyID(index)),\(name(index)),\(index % 7),\(region),\"Tänav \(index % 97 + 1), \(region.capitalized)\",+372-600-\(String(format: "%04d", index % 10_000)),\"E-R 9-19; L 10-16\",\(latitude),\(longitude)\n")
             if bad { truth.reject("bad_coordinates") } else { truth.accept() }
         }
+        try sink.finish()
         return truth
     }
 
@@ -79,6 +80,7 @@ struct ReferenceFileWriter {
             }
         }
         sink.append("</reimbursementList>\n")
+        try sink.finish()
         return truth
     }
 
@@ -108,6 +110,7 @@ struct ReferenceFileWriter {
                 truth.reject(fault.reason)
             }
         }
+        try sink.finish()
         return truth
     }
 
@@ -142,6 +145,7 @@ struct ReferenceFileWriter {
             truth.reject("bad_hierarchy")
         }
         sink.append("</tradeItemDatasheet>\n")
+        try sink.finish()
         return truth
     }
 }

@@ -173,6 +173,7 @@ public struct StockFeedWriter: Sendable {
             if truth.read > 0, truth.rejected * 100 > maxRejectRate * truth.read { truth.rejectWhole("reject_rate_exceeded") }
         case nil: break
         }
+        try sink.finish()
         return truth
     }
 

@@ -54,6 +54,17 @@ struct FaultInjectionTests {
         #expect(SnapshotDirectory(path: mount.path).currentVersion() == current)
     }
 
+    /// `generate` on a full disk: it says so and exits 74, never "generated" over cut files.
+    @Test func generateOnAFullDiskFailsLoudly() throws {
+        let temporary = TemporaryDirectory()
+        let mount = try TmpfsMount(at: temporary.subdirectory("out"), size: "256k")
+        defer { mount.unmount() }
+        let result = try CommandRunner.ingest(["generate", "--out", mount.path, "--pharmacies", "30", "--items", "2000", "--seed", "1"])
+        #expect(result.status == 74, "\(result.stderr)")
+        #expect(result.stderr.contains("no space left on the device; the feeds folder is incomplete"))
+        #expect(!result.stdout.contains("generated"))
+    }
+
     /// `snapshots prune` and `rollback` on a read-only folder: 73, nothing changed.
     @Test func snapshotsSubcommandsOnAReadOnlyFolderExit73() throws {
         let temporary = TemporaryDirectory()
