@@ -149,12 +149,11 @@ public final class DelimitedFileReader {
         var want = Self.firstChunkSize
         try parse(onRow: onRow) { feed in
             while true {
-                let count = Glibc.read(descriptor, buffer.baseAddress, want)
-                want = chunkSize
-                if count < 0 {
-                    if errno == EINTR { continue }
-                    throw FeedFailure(reason: .unreadable, message: "read failed: \(String(cString: strerror(errno)))")
+                let count: Int
+                do throws(POSIXFailure) { count = try FileIO.read(descriptor, into: buffer.baseAddress!, count: want, path: path) } catch {
+                    throw FeedFailure(reason: .unreadable, message: "read failed: \(String(cString: strerror(error.code)))")
                 }
+                want = chunkSize
                 if count == 0 { return }
                 try feed(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
             }

@@ -39,10 +39,9 @@ public struct LineReader {
         var skippedBytes = 0
         var endOfFile = false
         while !endOfFile {
-            let count = read(descriptor, base + filled, chunkSize - filled)
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw FeedFailure(reason: .unreadable, message: "read failed: \(String(cString: strerror(errno)))", line: lineNumber + 1)
+            let count: Int
+            do { count = try FileIO.read(descriptor, into: base + filled, count: chunkSize - filled, path: path) } catch {
+                throw FeedFailure(reason: .unreadable, message: "read failed: \(String(cString: strerror(error.code)))", line: lineNumber + 1)
             }
             if count == 0 { endOfFile = true }
             filled += count

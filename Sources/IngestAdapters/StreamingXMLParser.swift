@@ -125,10 +125,9 @@ public final class StreamingXMLParser {
         /// libxml2's read callback: up to `length` bytes, 0 at the end, -1 on an error.
         func read(into destination: UnsafeMutableRawPointer, length: Int) -> Int32 {
             if bufferStart == bufferEnd {
-                var count: Int
-                repeat { count = Glibc.read(descriptor, buffer, nextRead) } while count < 0 && errno == EINTR
-                guard count >= 0 else {
-                    readErrno = errno
+                let count: Int
+                do { count = try FileIO.read(descriptor, into: buffer, count: nextRead, path: "") } catch {
+                    readErrno = error.code
                     return -1
                 }
                 // A small first chunk: a header reader stops after a few elements.

@@ -1,4 +1,5 @@
 import Foundation
+import IngestCore
 
 /// Builds a file's bytes in a buffer and writes them out in large chunks:
 /// the generator writes a gigabyte for the national workload.
@@ -33,17 +34,11 @@ struct ByteSink {
     private mutating func flush() {
         defer { buffer.removeAll(keepingCapacity: true) }
         guard failure == nil else { return }
-        let code: Int32? = buffer.withUnsafeBytes { raw in
-            var offset = 0
-            while offset < raw.count {
-                let written = write(descriptor, raw.baseAddress! + offset, raw.count - offset)
-                if written < 0, errno == EINTR { continue }
-                if written <= 0 { return written < 0 ? errno : ENOSPC }
-                offset += written
-            }
-            return nil
+        do {
+            try FileIO.write(buffer, to: descriptor, path: path)
+        } catch {
+            failure = error.code == ENOSPC || error.code == EDQUOT ? .diskFull(path) : .cannotWrite(path, String(cString: strerror(error.code)))
         }
-        if let code { failure = code == ENOSPC || code == EDQUOT ? .diskFull(path) : .cannotWrite(path, String(cString: strerror(code))) }
     }
 
     /// Writes what is left and closes the file; throws the first write failure.

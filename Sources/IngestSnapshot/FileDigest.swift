@@ -13,11 +13,7 @@ public enum FileDigest {
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 16)
         defer { buffer.deallocate() }
         while true {
-            let count = read(descriptor, buffer.baseAddress, chunkSize)
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw POSIXFailure(operation: "read", path: path)
-            }
+            let count = try FileIO.read(descriptor, into: buffer.baseAddress!, count: chunkSize, path: path)
             if count == 0 { break }
             hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
         }

@@ -152,13 +152,7 @@ final class JournalFile: @unchecked Sendable {
 
     func flush() throws(POSIXFailure) {
         guard !buffer.isEmpty else { return }
-        do {
-            try OutputFile.writeAll(Data(buffer), to: descriptor, path: path)
-        } catch let failure as POSIXFailure {
-            throw failure
-        } catch {
-            throw POSIXFailure(operation: "write", path: path, code: EIO)
-        }
+        try FileIO.write(buffer, to: descriptor, path: path)
         buffer.removeAll(keepingCapacity: true)
     }
 
@@ -175,6 +169,7 @@ final class JournalFile: @unchecked Sendable {
         var offset: off_t = 0
         var chunk = [UInt8](repeating: 0, count: Self.bufferSize)
         while true {
+            // pread: the descriptor's own offset is where appends go.
             let count = chunk.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, offset) }
             if count < 0, errno == EINTR { continue }
             guard count >= 0 else { throw POSIXFailure(operation: "read", path: path) }

@@ -24,16 +24,6 @@ public enum OutputFile {
     }
 
     static func writeAll(_ data: Data, to descriptor: Int32, path: String) throws {
-        try data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
-            var offset = 0
-            while offset < bytes.count {
-                let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    throw POSIXFailure(operation: "write", path: path)
-                }
-                offset += written
-            }
-        }
+        try FileIO.write(data, to: descriptor, path: path)
     }
 }

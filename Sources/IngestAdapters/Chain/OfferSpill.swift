@@ -42,15 +42,7 @@ public enum OfferSpill {
             let descriptor = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW, 0o600)
             guard descriptor >= 0 else { throw POSIXFailure(operation: "create spill file", path: path) }
             defer { close(descriptor) }
-            var written = 0
-            while written < buffer.count {
-                let count = buffer.withUnsafeBytes { write(descriptor, $0.baseAddress! + written, $0.count - written) }
-                if count < 0 {
-                    if errno == EINTR { continue }
-                    throw POSIXFailure(operation: "write spill file", path: path)
-                }
-                written += count
-            }
+            try FileIO.write(buffer, to: descriptor, operation: "write spill file", path: path)
             buffer.removeAll(keepingCapacity: true)
         }
 
@@ -126,18 +118,16 @@ public enum OfferSpill {
             if buffer.count - position >= count { return true }
             buffer.removeFirst(position)
             position = 0
-            var chunk = [UInt8](repeating: 0, count: max(OfferSpill.bufferSize, count))
+            let size = max(OfferSpill.bufferSize, count)
+            let chunk = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 8)
+            defer { chunk.deallocate() }
             while buffer.count < count {
-                let got = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
-                if got < 0 {
-                    if errno == EINTR { continue }
-                    throw POSIXFailure(operation: "read spill file", path: path)
-                }
+                let got = try FileIO.read(descriptor, into: chunk, count: size, operation: "read spill file", path: path)
                 if got == 0 {
                     guard buffer.isEmpty else { throw POSIXFailure(operation: "read spill file (cut short)", path: path, code: EIO) }
                     return false
                 }
-                buffer.append(contentsOf: chunk[..<got])
+                buffer.append(contentsOf: UnsafeRawBufferPointer(start: chunk, count: got))
             }
             return true
         }
