@@ -147,7 +147,7 @@ struct ImportCommand: ParsableCommand {
         case let error as POSIXFailure:
             return error.isCannotCreate ? .cannotWrite : .ioError
         case let error as SQLiteError:
-            return error.isDiskFull ? .ioError : (error.primaryCode == 8 /* READONLY */ || error.primaryCode == 14 /* CANTOPEN */ ? .cannotWrite : .ioError)
+            return error.isDiskFull ? .ioError : (error.isCannotWrite ? .cannotWrite : .ioError)
         default: return .internalError
         }
     }

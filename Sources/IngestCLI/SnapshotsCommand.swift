@@ -136,11 +136,8 @@ struct SnapshotsCommand: ParsableCommand {
                 guard digest == manifest.snapshot.sha256 else {
                     return "does not match its manifest: SHA-256 \(digest), the manifest says \(manifest.snapshot.sha256)"
                 }
-                let database = try SQLiteDatabase(path: path, readOnly: true)
-                defer { database.close() }
-                let check = try database.prepare("PRAGMA quick_check")
-                var findings: [String] = []
-                while try check.step() { findings.append(check.string(0) ?? "") }
+                let database = try SQLiteDatabase(path: path, readOnly: true) // closed when it goes
+                let findings = try database.strings("PRAGMA quick_check")
                 return findings == ["ok"] ? nil : "fails PRAGMA quick_check: \(findings.prefix(3).joined(separator: "; "))"
             } catch {
                 return "cannot be checked: \(error)"
@@ -198,7 +195,7 @@ struct SnapshotsCommand: ParsableCommand {
             do {
                 let database = try SQLiteDatabase(path: path, readOnly: true)
                 if let findings = try SnapshotIntegrityCheck.problems(in: database) { problems.append("integrity_check: \(findings)") }
-                database.close()
+                try database.close()
             } catch {
                 problems.append("cannot open: \(error)")
             }

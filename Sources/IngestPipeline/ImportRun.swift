@@ -122,7 +122,7 @@ public final class ImportRun {
             try writer.finish()
             clock.lap("indexes and search index built")
             report.rowCounts = try writer.rowCounts()
-            writer.close()
+            try writer.close()
             report.sortForReading()
             judge(&report, previous: previous)
             if options.dryRun, let previous {

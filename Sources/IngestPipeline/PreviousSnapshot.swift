@@ -68,7 +68,6 @@ final class PreviousSnapshot {
         }
     }
 
-    deinit { database.close() }
 
     /// What this snapshot holds per pharmacy: the yardstick tonight's exports
     /// must beat. Data exported after `latestValid` is no yardstick: only a
@@ -94,7 +93,7 @@ final class PreviousSnapshot {
     /// pharmacy may have millions).
     func forEachOffers(of pharmacyID: String, batch: Int, _ body: ([OfferRow]) throws -> Void) throws {
         let statement = try database.prepare("SELECT aptcode, price_cents, quantity FROM offers WHERE pharmacy_id = ? ORDER BY aptcode")
-        statement.bind(pharmacyID, at: 1)
+        try statement.bind(pharmacyID, at: 1)
         var rows: [OfferRow] = []
         rows.reserveCapacity(batch)
         while try statement.step() {
@@ -114,9 +113,9 @@ final class PreviousSnapshot {
     func prices(of pharmacyID: String, from first: String, limit: Int) throws -> [String: Int64] {
         let statement = try database.cachedStatement(
             "SELECT aptcode, price_cents FROM offers WHERE pharmacy_id = ? AND aptcode >= ? ORDER BY aptcode LIMIT ?")
-        statement.bind(pharmacyID, at: 1)
-        statement.bind(first, at: 2)
-        statement.bind(limit, at: 3)
+        try statement.bind(pharmacyID, at: 1)
+        try statement.bind(first, at: 2)
+        try statement.bind(limit, at: 3)
         var prices: [String: Int64] = [:]
         prices.reserveCapacity(limit)
         while try statement.step() { prices[statement.string(0) ?? ""] = statement.int64(1) }
@@ -127,7 +126,7 @@ final class PreviousSnapshot {
         let statement = try database.cachedStatement("""
             SELECT aptcode, package_code, gtin, name, producer, atc, active_substance, info_url, image_url FROM items WHERE aptcode = ?
             """)
-        statement.bind(aptcode, at: 1)
+        try statement.bind(aptcode, at: 1)
         guard try statement.step() else { return nil }
         return ItemRow(aptcode: statement.string(0) ?? "", packageCode: statement.string(1), gtin: statement.string(2),
                        name: statement.string(3) ?? "", producer: statement.string(4), atc: statement.string(5),

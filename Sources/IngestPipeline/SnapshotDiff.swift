@@ -58,8 +58,7 @@ public struct SnapshotDiff: Sendable, Codable, Equatable {
 
     /// The changes from `old` to `new` (paths of snapshot files).
     public static func compute(old: String, oldLabel: String, new: String, newLabel: String, sample: Int = 10) throws -> SnapshotDiff {
-        let database = try SQLiteDatabase(path: new, readOnly: true)
-        defer { database.close() }
+        let database = try SQLiteDatabase(path: new, readOnly: true) // closed when it goes, also on an error
         try database.execute("ATTACH DATABASE '\(old.replacingOccurrences(of: "'", with: "''"))' AS old")
         var diff = SnapshotDiff(from: oldLabel, to: newLabel)
         diff.pharmaciesAdded = try database.strings("SELECT id FROM main.pharmacies WHERE id NOT IN (SELECT id FROM old.pharmacies) ORDER BY id")

@@ -39,7 +39,7 @@ public final class ItemOverflow {
         let select = try database.cachedStatement(
             "SELECT aptcode, package_code, gtin, name, producer, atc, active_substance FROM temp.item_overflow WHERE aptcode = ?")
         select.reset()
-        select.bind(aptcode, at: 1)
+        try select.bind(aptcode, at: 1)
         defer { select.reset() }
         return try select.step() ? Self.row(select) : nil
     }

@@ -42,7 +42,7 @@ final class OfferBatchInsert {
     func write(pharmacyID: String, _ rows: ArraySlice<OfferRow>) throws(SQLiteError) {
         precondition(rows.count == self.rows)
         if boundPharmacy != pharmacyID {
-            for row in 0..<Int32(self.rows) { statement.bind(pharmacyID, at: row * Self.columns + 1) }
+            for row in 0..<Int32(self.rows) { try statement.bind(pharmacyID, at: row * Self.columns + 1) }
             boundPharmacy = pharmacyID
         }
         reserveText(for: rows)
@@ -54,15 +54,15 @@ final class OfferBatchInsert {
                 UnsafeMutableRawBufferPointer(rebasing: text[offset..<offset + bytes.count]).copyMemory(from: UnsafeRawBufferPointer(bytes))
                 return bytes.count
             }
-            statement.bindStatic(text.baseAddress! + offset, count: length, at: parameter + 1)
+            try statement.bindStatic(text.baseAddress! + offset, count: length, at: parameter + 1)
             offset += length
-            statement.bind(rows[index].priceCents, at: parameter + 2)
-            statement.bind(rows[index].quantity, at: parameter + 3)
-            statement.bind(rows[index].limitPriceCents, at: parameter + 4)
-            statement.bind(rows[index].price50Cents, at: parameter + 5)
-            statement.bind(rows[index].price75Cents, at: parameter + 6)
-            statement.bind(rows[index].price90Cents, at: parameter + 7)
-            statement.bind(rows[index].price100Cents, at: parameter + 8)
+            try statement.bind(rows[index].priceCents, at: parameter + 2)
+            try statement.bind(rows[index].quantity, at: parameter + 3)
+            try statement.bind(rows[index].limitPriceCents, at: parameter + 4)
+            try statement.bind(rows[index].price50Cents, at: parameter + 5)
+            try statement.bind(rows[index].price75Cents, at: parameter + 6)
+            try statement.bind(rows[index].price90Cents, at: parameter + 7)
+            try statement.bind(rows[index].price100Cents, at: parameter + 8)
             parameter += Self.columns
         }
         try statement.run()

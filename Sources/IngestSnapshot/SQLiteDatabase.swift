@@ -6,6 +6,9 @@ public final class SQLiteDatabase {
     public let path: String
     private(set) var handle: OpaquePointer?
     private var statementCache: [String: SQLiteStatement] = [:]
+    /// The statements this code prepared and has not released (SQLite's own
+    /// list also holds those of virtual tables such as FTS5, which close with it).
+    let openStatements = OpenStatements()
 
     /// Debian's libsqlite3 takes a global mutex for memory statistics on every
     /// allocation; turning them off lets two threads use two databases at
@@ -27,13 +30,28 @@ public final class SQLiteDatabase {
         sqlite3_extended_result_codes(connection, 1)
     }
 
-    deinit { close() }
-
-    /// Finalizes every statement and closes the connection; safe to call twice.
-    public func close() {
+    /// A connection nobody closed is closed here, quietly: there is no one to
+    /// tell. Code that must know the connection is gone (the writer, before
+    /// the file is published) calls `close()`.
+    deinit {
         statementCache.removeAll()
         if let handle { sqlite3_close_v2(handle) }
-        handle = nil
+    }
+
+    /// Finalizes the cached statements and closes the connection; safe to
+    /// call twice. A statement still alive elsewhere is a leak: it would keep
+    /// the connection (and a writer's exclusive lock) open as a zombie until
+    /// it is released, so `close` throws `.busy` naming its SQL. The
+    /// connection closes anyway once the last statement goes.
+    public func close() throws(SQLiteError) {
+        statementCache.removeAll()
+        guard let handle else { return }
+        let leaked = openStatements.sql
+        sqlite3_close_v2(handle)
+        self.handle = nil
+        if !leaked.isEmpty {
+            throw SQLiteError(.busy, message: "closed with \(leaked.count) statement(s) still open: \(leaked.joined(separator: "; "))")
+        }
     }
 
     /// Runs one or more statements that return no rows.
@@ -82,4 +100,14 @@ public final class SQLiteDatabase {
         let lines = try strings("PRAGMA integrity_check")
         return lines == ["ok"] ? nil : lines.joined(separator: "; ")
     }
+}
+
+/// The SQL of the statements a connection's code holds, by identity: shared
+/// by the connection and its statements, so that a statement outliving its
+/// connection can still sign off.
+final class OpenStatements {
+    private var open: [ObjectIdentifier: String] = [:]
+    func add(_ statement: SQLiteStatement) { open[ObjectIdentifier(statement)] = statement.sql }
+    func remove(_ statement: SQLiteStatement) { open[ObjectIdentifier(statement)] = nil }
+    var sql: [String] { open.values.sorted() }
 }

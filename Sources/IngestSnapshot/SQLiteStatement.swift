@@ -7,6 +7,7 @@ public final class SQLiteStatement {
     public let sql: String
     private let handle: OpaquePointer
     private unowned let database: SQLiteDatabase
+    private let registry: OpenStatements
 
     init(database: SQLiteDatabase, sql: String) throws(SQLiteError) {
         var statement: OpaquePointer?
@@ -17,44 +18,60 @@ public final class SQLiteStatement {
         self.sql = sql
         self.handle = statement
         self.database = database
+        registry = database.openStatements
+        registry.add(self)
     }
 
-    deinit { sqlite3_finalize(handle) }
+    deinit {
+        registry.remove(self)
+        sqlite3_finalize(handle)
+    }
 
     public func reset() {
         sqlite3_reset(handle)
         sqlite3_clear_bindings(handle)
     }
 
-    public func bind(_ value: Int64?, at index: Int32) {
-        if let value { sqlite3_bind_int64(handle, index, value) } else { sqlite3_bind_null(handle, index) }
+    // Every bind is checked: a wrong index (SQLITE_RANGE) or a misuse must
+    // fail where it happens, not as a NULL in the snapshot.
+
+    public func bind(_ value: Int64?, at index: Int32) throws(SQLiteError) {
+        try check(value.map { sqlite3_bind_int64(handle, index, $0) } ?? sqlite3_bind_null(handle, index), binding: index)
     }
 
-    public func bind(_ value: Int?, at index: Int32) {
-        bind(value.map(Int64.init), at: index)
+    public func bind(_ value: Int?, at index: Int32) throws(SQLiteError) {
+        try bind(value.map(Int64.init), at: index)
     }
 
-    public func bind(_ value: Double?, at index: Int32) {
-        if let value { sqlite3_bind_double(handle, index, value) } else { sqlite3_bind_null(handle, index) }
+    public func bind(_ value: Double?, at index: Int32) throws(SQLiteError) {
+        try check(value.map { sqlite3_bind_double(handle, index, $0) } ?? sqlite3_bind_null(handle, index), binding: index)
     }
 
-    public func bind(_ value: String?, at index: Int32) {
-        guard var value else { sqlite3_bind_null(handle, index); return }
-        value.withUTF8 { bytes in
+    /// Text is copied by SQLite (SQLITE_TRANSIENT): the Swift string may go.
+    public func bind(_ value: String?, at index: Int32) throws(SQLiteError) {
+        guard var value else { return try check(sqlite3_bind_null(handle, index), binding: index) }
+        let code = value.withUTF8 { bytes in
             bytes.withMemoryRebound(to: CChar.self) { chars in
-                if let base = chars.baseAddress, !chars.isEmpty {
-                    _ = sqlite3_bind_text(handle, index, base, Int32(chars.count), ingest_sqlite_transient())
-                } else {
-                    _ = sqlite3_bind_text(handle, index, "", 0, ingest_sqlite_transient())
-                }
+                // An empty string's buffer may have no address: bind a zero-length text from a literal.
+                guard let base = chars.baseAddress else { return sqlite3_bind_text(handle, index, "", 0, ingest_sqlite_transient()) }
+                return sqlite3_bind_text(handle, index, base, Int32(chars.count), ingest_sqlite_transient())
             }
         }
+        try check(code, binding: index)
     }
 
-    /// Binds text SQLite reads in place (SQLITE_STATIC): the caller keeps
-    /// the bytes alive and unchanged until the statement has stepped.
-    public func bindStatic(_ bytes: UnsafeRawPointer, count: Int, at index: Int32) {
-        sqlite3_bind_text(handle, index, bytes.assumingMemoryBound(to: CChar.self), Int32(count), nil)
+    /// Binds text SQLite reads in place (SQLITE_STATIC), for the offers'
+    /// hot loop: the caller keeps the bytes alive and unchanged until the
+    /// statement has stepped, and binds again before the next step.
+    public func bindStatic(_ bytes: UnsafeRawPointer, count: Int, at index: Int32) throws(SQLiteError) {
+        try check(sqlite3_bind_text(handle, index, bytes.assumingMemoryBound(to: CChar.self), Int32(count), nil), binding: index)
+    }
+
+    private func check(_ code: Int32, binding index: Int32) throws(SQLiteError) {
+        guard code != SQLITE_OK else { return }
+        var error = SQLiteError(code: code, connection: database.handle, sql: sql)
+        error.message = "binding parameter \(index): \(error.message)"
+        throw error
     }
 
     /// A value to bind, for statements run with `run(_:)`.
@@ -70,9 +87,9 @@ public final class SQLiteStatement {
         for (offset, value) in values.enumerated() {
             let index = Int32(offset + 1)
             switch value {
-            case .int(let number): bind(number, at: index)
-            case .text(let text): bind(text, at: index)
-            case .real(let real): bind(real, at: index)
+            case .int(let number): try bind(number, at: index)
+            case .text(let text): try bind(text, at: index)
+            case .real(let real): try bind(real, at: index)
             }
         }
         try run()

@@ -63,8 +63,8 @@ public struct SnapshotPublisher {
             let problems: String?
             do {
                 let database = try SQLiteDatabase(path: stagingPath, readOnly: true)
-                defer { database.close() }
                 problems = try SnapshotIntegrityCheck.problems(in: database)
+                try database.close()
             } catch {
                 _ = try? seal.wait()
                 throw error

@@ -76,8 +76,8 @@ extension SnapshotWriter {
     public func offer(pharmacyID: String, aptcode: String) throws -> OfferRow? {
         let select = try database.cachedStatement(
             "SELECT price_cents, quantity, limit_price_cents FROM offers WHERE pharmacy_id = ? AND aptcode = ?")
-        select.bind(pharmacyID, at: 1)
-        select.bind(aptcode, at: 2)
+        try select.bind(pharmacyID, at: 1)
+        try select.bind(aptcode, at: 2)
         guard try select.step() else { return nil }
         return OfferRow(aptcode: aptcode, priceCents: select.int64(0), quantity: select.isNull(1) ? nil : select.int64(1),
                         limitPriceCents: select.isNull(2) ? nil : select.int64(2))

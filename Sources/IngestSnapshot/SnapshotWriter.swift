@@ -46,7 +46,7 @@ public final class SnapshotWriter {
 
     /// One pharmacy's offers, sorted by aptcode; pharmacies in id order.
     public func writeOffers(pharmacyID: String, _ offers: [OfferRow]) throws {
-        guard let insertOffers, let insertOffer else { throw SQLiteError(code: 21, message: "writer is closed") }
+        guard let insertOffers, let insertOffer else { throw SQLiteError(.misuse, message: "the snapshot writer is closed") }
         // By index: `for offer in` would copy every row out of the array.
         var previous = lastOfferKey
         for index in offers.indices {
@@ -73,7 +73,7 @@ public final class SnapshotWriter {
     /// copy); `insertOffers` may then put other offers in their place, out of key order (rare).
     public func deleteOffers(pharmacyID: String) throws {
         let count = try database.cachedStatement("SELECT count(*) FROM offers WHERE pharmacy_id = ?")
-        count.bind(pharmacyID, at: 1)
+        try count.bind(pharmacyID, at: 1)
         let before = try count.step() ? count.int64(0) : 0
         count.reset()
         let delete = try database.cachedStatement("DELETE FROM offers WHERE pharmacy_id = ?")
@@ -84,9 +84,9 @@ public final class SnapshotWriter {
 
     /// Offers of a pharmacy deleted with `deleteOffers`, in batches, out of the key order of the load.
     public func insertOffers(pharmacyID: String, _ offers: [OfferRow]) throws {
-        guard let insertOffer else { throw SQLiteError(code: 21, message: "writer is closed") }
+        guard let insertOffer else { throw SQLiteError(.misuse, message: "the snapshot writer is closed") }
         let count = try database.cachedStatement("SELECT count(*) FROM offers WHERE pharmacy_id = ?")
-        count.bind(pharmacyID, at: 1)
+        try count.bind(pharmacyID, at: 1)
         let before = try count.step() ? count.int64(0) : 0
         count.reset()
         for index in offers.indices { try insertOffer.write(pharmacyID: pharmacyID, offers[index...index]) }
@@ -171,9 +171,11 @@ public final class SnapshotWriter {
         return counts
     }
 
-    public func close() {
+    /// Releases the statements and closes the file, which must happen
+    /// before it is checked and published; throws if a statement leaked.
+    public func close() throws(SQLiteError) {
         insertOffers = nil
         insertOffer = nil
-        database.close()
+        try database.close()
     }
 }

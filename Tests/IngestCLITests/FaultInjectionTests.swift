@@ -36,7 +36,7 @@ struct FaultInjectionTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: mount.path).sorted() == before, "a partial version or staging file was left")
         let database = try SQLiteDatabase(path: directory.currentPath, readOnly: true)
         #expect(try database.integrityProblems() == nil)
-        database.close()
+        try database.close()
     }
 
     @Test func aReadOnlySnapshotsDirectoryGivesAClearError() throws {

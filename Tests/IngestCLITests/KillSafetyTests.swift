@@ -37,7 +37,7 @@ import Testing
             let database = try SQLiteDatabase(path: directory.currentPath, readOnly: true)
             #expect(try database.integrityProblems() == nil)
             #expect(try database.scalarInt("SELECT count(*) FROM offers") == 18_000)
-            database.close()
+            try database.close()
             #expect(FileManager.default.fileExists(atPath: directory.manifestPath(current)))
         }
         #expect(landed > 20, "most kills should land while a run is in progress (\(landed) did)")

@@ -24,7 +24,7 @@ import Testing
     func firstMentionGivesTheFieldsAndLaterOnesOnlyFillGaps(limit: Int?) throws {
         let temporary = TemporaryDirectory()
         var (catalog, writer) = try catalog(limit: limit, temporary)
-        defer { writer?.close() }
+        defer { withExtendedLifetime(writer) {} } // the overflow table lives on its connection
         let first = try catalog.add(offer("A", name: "FIRST", producer: "MAKER"))
         #expect(!first.existed)
         try catalog.add(offer("Z", name: "OTHER ITEM"))
@@ -53,7 +53,7 @@ import Testing
     func carriedItemsNeverReplaceKnownOnesAndRowsComeOutInByteOrder(limit: Int?) throws {
         let temporary = TemporaryDirectory()
         var (catalog, writer) = try catalog(limit: limit, temporary)
-        defer { writer?.close() }
+        defer { withExtendedLifetime(writer) {} } // the overflow table lives on its connection
         try catalog.add(offer("b", name: "LOWER"))
         try catalog.add(offer("B", name: "UPPER"))
         try catalog.add(ItemRow(aptcode: "B", packageCode: "1000001", gtin: nil, name: "CARRIED", producer: nil, atc: nil, activeSubstance: nil))

@@ -19,15 +19,15 @@ import Testing
         try writer.writeOffers(pharmacyID: "1", [OfferRow(aptcode: "A", priceCents: 100, quantity: 1)])
         try writer.writeItems([ItemRow(aptcode: "A", packageCode: nil, gtin: nil, name: "A", producer: nil, atc: nil, activeSubstance: nil)])
         try writer.finish()
-        writer.close()
+        try writer.close()
         let database = try SQLiteDatabase(path: path)
         #expect(try SnapshotIntegrityCheck.problems(in: database) == nil)
         // An index entry whose row is gone: what integrity_check exists to catch.
         try database.execute("PRAGMA writable_schema = ON")
         try database.execute("UPDATE sqlite_schema SET sql = replace(sql, 'price_cents)', 'price_cents) WHERE 0') WHERE name = 'offers_by_item'")
-        database.close()
+        try database.close()
         let reopened = try SQLiteDatabase(path: path)
-        defer { reopened.close() }
+        defer { withExtendedLifetime(reopened) {} } // closed when it goes
         #expect(try SnapshotIntegrityCheck.problems(in: reopened) != nil)
     }
 }

@@ -14,7 +14,7 @@ import Testing
         try writer.writeOffers(pharmacyID: "1", [OfferRow(aptcode: "A", priceCents: price, quantity: 1)])
         try writer.writeMeta(["schema_version": "1"])
         try writer.finish()
-        writer.close()
+        try writer.close()
         return path
     }
 
@@ -68,7 +68,7 @@ import Testing
         let database = try SQLiteDatabase(path: damaged)
         try database.execute("PRAGMA writable_schema = ON")
         try database.execute("UPDATE sqlite_schema SET sql = replace(sql, 'price_cents)', 'price_cents) WHERE 0') WHERE name = 'offers_by_item'")
-        database.close()
+        try database.close()
         #expect(throws: SnapshotPublisher.IntegrityFailure.self) {
             try publisher.publish(stagingPath: damaged, publication(directory.nextVersion()))
         }

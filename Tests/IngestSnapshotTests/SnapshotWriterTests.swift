@@ -9,7 +9,7 @@ import Testing
         let writer = try SnapshotWriter(path: path)
         try body(writer)
         try writer.finish()
-        writer.close()
+        try writer.close()
         return try withExtendedLifetime(temporary) { try SnapshotQuery(path) }
     }
 
@@ -46,7 +46,7 @@ import Testing
         #expect(throws: SnapshotWriter.OutOfOrder.self) {
             try writer.writeOffers(pharmacyID: "31937", [OfferRow(aptcode: "Z", priceCents: 1, quantity: 1)])
         }
-        writer.close()
+        try writer.close()
     }
 
     @Test func searchFoldsCaseAndFindsEstonianLetters() throws {
