@@ -59,6 +59,9 @@ struct ImportCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Seconds one pharmacy's feeds (or one chain file) may take to parse before they are rejected (limit_exceeded) and the run goes on.", valueName: "seconds"))
     var feedTimeout = 900.0
 
+    @Flag(name: .long, help: "Also run PRAGMA integrity_check before publishing (several times slower than the publish check).")
+    var fullCheck = false
+
     @Option(name: .long, help: "How many published versions to keep (current is always kept).")
     var keep = 7
 
@@ -93,6 +96,7 @@ struct ImportCommand: ParsableCommand {
         options.force = force
         options.maxStaleDays = maxStaleDays
         options.feedTimeout = feedTimeout
+        options.fullCheck = fullCheck
         options.checks = StockDataChecks(maxPriceRatio: maxPriceRatio, maxItemDropPercent: maxItemDrop, duplicateMinItems: duplicateStockMinItems)
 
         let run = ImportRun(options: options)

@@ -34,6 +34,8 @@ public struct ImportOptions: Sendable {
     /// parse; past it they are rejected `limit_exceeded` and the run goes
     /// on. A 1 GB feed parses in well under a minute on a slow night.
     public var feedTimeout: TimeInterval = 900
+    /// `PRAGMA integrity_check` before publishing, besides the publish check (`--full-check`).
+    public var fullCheck = false
     /// Where a dry run stages its database (`ScratchDirectory`), and where
     /// every run looks for what a killed one left.
     public var scratchParent = NSTemporaryDirectory()

@@ -120,6 +120,11 @@ public final class ImportRun {
             meta["medicine_register_valid_from"] = reference.registerValidFrom
             try writer.writeMeta(meta)
             try writer.finish()
+            // FTS5's integrity-check is an INSERT: on the writer's connection, before it closes.
+            if let problems = try PublishCheck.searchIndexProblems(in: writer.database) {
+                throw SnapshotPublisher.IntegrityFailure(findings: problems)
+            }
+            let offersDigest = writer.offersDigest
             clock.lap("indexes and search index built")
             report.rowCounts = try writer.rowCounts()
             try writer.close()
@@ -143,14 +148,17 @@ public final class ImportRun {
                 input.message = "kept from version \(carry.fromVersion)" + (carry.kind == .pharmacy ? ": tonight's feed is missing or rejected" : "")
                 return input
             }
-            _ = try publisher.publish(stagingPath: stagingPath, .init(
+            var publication = SnapshotPublisher.Publication(
                 version: version,
                 manifest: { snapshot in
                     var manifest = self.manifest(for: finished, version: version, directory: directory, snapshot: snapshot)
                     manifest.inputs += carriedInputs
                     return manifest
                 },
-                rejects: { try finished.rejects.save(to: $0) }, warnings: { try finished.warnings.save(to: $0) }))
+                rejects: { try finished.rejects.save(to: $0) }, warnings: { try finished.warnings.save(to: $0) })
+            publication.offers = offersDigest
+            publication.fullCheck = options.fullCheck
+            _ = try publisher.publish(stagingPath: stagingPath, publication)
             clock.lap("checked and published")
             report.publishedVersion = version
             report.snapshotPath = directory.snapshotPath(version)

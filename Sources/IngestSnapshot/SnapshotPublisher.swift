@@ -17,7 +17,7 @@ public struct SnapshotPublisher {
     public struct IntegrityFailure: Error, CustomStringConvertible {
         public let findings: String
         public init(findings: String) { self.findings = findings }
-        public var description: String { "the new snapshot failed PRAGMA integrity_check: \(findings); nothing was published" }
+        public var description: String { "the new snapshot failed its check before publishing: \(findings); nothing was published" }
     }
 
     public let directory: SnapshotDirectory
@@ -35,6 +35,10 @@ public struct SnapshotPublisher {
         public var version: String
         /// Builds the manifest once the snapshot's size and digest are known.
         public var manifest: (Manifest.SnapshotFile) -> Manifest
+        /// The writer's digest of the offers it inserted; the file must hold exactly these.
+        public var offers: TableDigest?
+        /// `PRAGMA integrity_check` as well (one lookup per row in every index: several times slower).
+        public var fullCheck = false
         /// Write the run's rejects (warnings) file, durably, at the path given.
         public var rejects: (String) throws -> Void
         public var warnings: (String) throws -> Void
@@ -63,7 +67,11 @@ public struct SnapshotPublisher {
             let problems: String?
             do {
                 let database = try SQLiteDatabase(path: stagingPath, readOnly: true)
-                problems = try SnapshotIntegrityCheck.problems(in: database)
+                var found = try PublishCheck.problems(in: database, offers: publication.offers)
+                if publication.fullCheck, let full = try SnapshotIntegrityCheck.problems(in: database) {
+                    found = [found, "integrity_check: \(full)"].compactMap { $0 }.joined(separator: "; ")
+                }
+                problems = found
                 try database.close()
             } catch {
                 _ = try? seal.wait()

@@ -22,6 +22,8 @@ public final class SnapshotWriter {
     private var offerCount = 0
     private var offerPharmacyCount = 0
     private var itemCount = 0
+    /// Every offer inserted (and not deleted since), for the check before publishing.
+    public private(set) var offersDigest = TableDigest()
 
     public struct OutOfOrder: Error, CustomStringConvertible {
         public let previous: String
@@ -63,6 +65,9 @@ public final class SnapshotWriter {
         for index in batched..<offers.count {
             try insertOffer.write(pharmacyID: pharmacyID, offers[index...index])
         }
+        for index in offers.indices {
+            offersDigest.add(pharmacyID: pharmacyID, aptcode: offers[index].aptcode, priceCents: offers[index].priceCents)
+        }
         // A pharmacy's offers may come in several batches: it counts once.
         if !offers.isEmpty, lastOfferKey?.pharmacy != pharmacyID { offerPharmacyCount += 1 }
         lastOfferKey = previous
@@ -72,13 +77,17 @@ public final class SnapshotWriter {
     /// Removes a pharmacy already written (found afterwards to be another's
     /// copy); `insertOffers` may then put other offers in their place, out of key order (rare).
     public func deleteOffers(pharmacyID: String) throws {
-        let count = try database.cachedStatement("SELECT count(*) FROM offers WHERE pharmacy_id = ?")
-        try count.bind(pharmacyID, at: 1)
-        let before = try count.step() ? count.int64(0) : 0
-        count.reset()
+        let rows = try database.cachedStatement("SELECT aptcode, price_cents FROM offers WHERE pharmacy_id = ?")
+        try rows.bind(pharmacyID, at: 1)
+        var before = 0
+        while try rows.step() {
+            offersDigest.remove(pharmacyID: pharmacyID, aptcode: rows.string(0) ?? "", priceCents: rows.int64(1))
+            before += 1
+        }
+        rows.reset()
         let delete = try database.cachedStatement("DELETE FROM offers WHERE pharmacy_id = ?")
         try delete.run(.text(pharmacyID))
-        offerCount -= Int(before)
+        offerCount -= before
         if before > 0 { offerPharmacyCount -= 1 }
     }
 
@@ -89,7 +98,10 @@ public final class SnapshotWriter {
         try count.bind(pharmacyID, at: 1)
         let before = try count.step() ? count.int64(0) : 0
         count.reset()
-        for index in offers.indices { try insertOffer.write(pharmacyID: pharmacyID, offers[index...index]) }
+        for index in offers.indices {
+            try insertOffer.write(pharmacyID: pharmacyID, offers[index...index])
+            offersDigest.add(pharmacyID: pharmacyID, aptcode: offers[index].aptcode, priceCents: offers[index].priceCents)
+        }
         offerCount += offers.count
         if before == 0, !offers.isEmpty { offerPharmacyCount += 1 }
     }

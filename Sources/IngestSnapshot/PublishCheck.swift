@@ -1,0 +1,121 @@
+import CSQLite
+import IngestCore
+
+/// The check a snapshot passes before it is published (SNAPSHOT.md):
+/// `PRAGMA quick_check` (every page, record and b-tree well-formed), every
+/// index holding exactly its table's rows, shown by an order-free digest of
+/// a scan of the table and of the index (two sequential scans, where
+/// `PRAGMA integrity_check` looks up every row in every index), the offers
+/// table holding exactly what the writer inserted, and the full-text index
+/// passing FTS5's own `integrity-check`.
+///
+/// `PRAGMA integrity_check` stays available: `snapshots verify --full` and
+/// `ingest --full-check` (`SnapshotIntegrityCheck`).
+public enum PublishCheck {
+    /// What is wrong, or nil. `offers`: the writer's digest of what it inserted.
+    public static func problems(in database: SQLiteDatabase, offers expected: TableDigest? = nil) throws(SQLiteError) -> String? {
+        var problems: [String] = []
+        let quick = try database.strings("PRAGMA quick_check")
+        if quick != ["ok"] { problems.append("quick_check: " + quick.prefix(5).joined(separator: "; ")) }
+        problems += try indexProblems(in: database)
+        if let expected {
+            let table = try tableScan(database, "offers", columns: "pharmacy_id, aptcode, price_cents").first ?? ""
+            if table != expected.text {
+                problems.append("offers holds \(table) (rows:digest), the writer inserted \(expected.text)")
+            }
+        }
+        return problems.isEmpty ? nil : problems.joined(separator: "; ")
+    }
+
+    /// Each explicit index against its table, over the index's columns.
+    static func indexProblems(in database: SQLiteDatabase) throws(SQLiteError) -> [String] {
+        var problems: [String] = []
+        let indexes = try database.prepare("SELECT name, tbl_name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL ORDER BY name")
+        while try indexes.step() {
+            let (index, table) = (indexes.string(0) ?? "", indexes.string(1) ?? "")
+            let columns = try database.strings("SELECT name FROM pragma_index_info(\(quoted(index, "'"))) ORDER BY seqno")
+            let list = columns.map { quoted($0, "\"") }.joined(separator: ", ")
+            let fromTable = try tableScan(database, table, columns: list).first ?? ""
+            let fromIndex: String
+            do {
+                fromIndex = try database.strings("SELECT ingest_digest(\(list)) FROM \(quoted(table, "\"")) INDEXED BY \(quoted(index, "\""))").first ?? ""
+            } catch where error.primary == .error {
+                // An index that cannot be scanned whole (made partial behind the writer's back) cannot hold its table.
+                problems.append("index \(index) cannot be read whole: \(error.message)")
+                continue
+            }
+            if fromTable != fromIndex {
+                problems.append("index \(index) holds \(fromIndex) (rows:digest), its table \(table) \(fromTable)")
+            }
+        }
+        return problems
+    }
+
+    /// The digest of `columns` from the table's own b-tree. NOT INDEXED is
+    /// not enough: SQLite still scans a covering index for a full scan (the
+    /// very index under test), so the query also reads every column, which
+    /// no index holds.
+    static func tableScan(_ database: SQLiteDatabase, _ table: String, columns: String) throws(SQLiteError) -> [String] {
+        try database.strings(tableScanSQL(database, table, columns: columns))
+    }
+
+    static func tableScanSQL(_ database: SQLiteDatabase, _ table: String, columns: String) throws(SQLiteError) -> String {
+        let all = try database.strings("SELECT name FROM pragma_table_info(\(quoted(table, "'")))").map { "quote(\(quoted($0, "\"")))" }
+        return "SELECT ingest_digest(\(columns)), max(length(\(all.joined(separator: " || ")))) FROM \(quoted(table, "\"")) NOT INDEXED"
+    }
+
+    /// FTS5's `integrity-check` of the search index: it is an INSERT, so it
+    /// needs a connection that may write (the writer's, before it closes),
+    /// though it changes nothing.
+    public static func searchIndexProblems(in database: SQLiteDatabase) throws(SQLiteError) -> String? {
+        do {
+            try database.execute("INSERT INTO items_search(items_search) VALUES ('integrity-check')")
+            return nil
+        } catch where error.primary == .corrupt {
+            return "items_search: \(error.message)"
+        }
+    }
+
+    private static func quoted(_ name: String, _ quote: Character) -> String {
+        "\(quote)" + name.replacingOccurrences(of: "\(quote)", with: "\(quote)\(quote)") + "\(quote)"
+    }
+}
+
+/// The writer's side of the offers digest: every row it inserts is added,
+/// every row it deletes taken out, with the hash `ingest_digest` computes.
+public struct TableDigest: Sendable, Equatable {
+    private var state = ingest_digest_state(sum: 0, mix: 0, count: 0)
+
+    public init() {}
+
+    public mutating func add(pharmacyID: String, aptcode: String, priceCents: Int64) {
+        ingest_digest_add(&state, Self.hash(pharmacyID, aptcode, priceCents))
+    }
+
+    public mutating func remove(pharmacyID: String, aptcode: String, priceCents: Int64) {
+        ingest_digest_remove(&state, Self.hash(pharmacyID, aptcode, priceCents))
+    }
+
+    /// "<rows>:<digest in hex>", as the SQL aggregate writes it.
+    public var text: String {
+        var copy = state
+        let value = ingest_digest_value(&copy)
+        let hex = String(value, radix: 16)
+        return "\(state.count):" + String(repeating: "0", count: 16 - hex.count) + hex
+    }
+
+    private static func hash(_ pharmacyID: String, _ aptcode: String, _ priceCents: Int64) -> UInt64 {
+        var hash = ingest_digest_row_start()
+        for var text in [pharmacyID, aptcode] {
+            hash = text.withUTF8 { bytes in
+                bytes.withMemoryRebound(to: CChar.self) { chars in
+                    guard let base = chars.baseAddress else { return ingest_digest_text(hash, "", 0) }
+                    return ingest_digest_text(hash, base, Int32(chars.count))
+                }
+            }
+        }
+        return ingest_digest_int(hash, priceCents)
+    }
+
+    public static func == (a: TableDigest, b: TableDigest) -> Bool { a.text == b.text }
+}
