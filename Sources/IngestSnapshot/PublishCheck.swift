@@ -17,51 +17,63 @@ public enum PublishCheck {
         var problems: [String] = []
         let quick = try database.strings("PRAGMA quick_check")
         if quick != ["ok"] { problems.append("quick_check: " + quick.prefix(5).joined(separator: "; ")) }
-        problems += try indexProblems(in: database)
-        if let expected {
-            let table = try tableScan(database, "offers", columns: "pharmacy_id, aptcode, price_cents").first ?? ""
-            if table != expected.text {
-                problems.append("offers holds \(table) (rows:digest), the writer inserted \(expected.text)")
+        var indexes: [String: [(name: String, columns: String)]] = [:]
+        let list = try database.prepare("SELECT name, tbl_name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL ORDER BY name")
+        while try list.step() {
+            let (index, table) = (list.string(0) ?? "", list.string(1) ?? "")
+            let columns = try database.strings("SELECT name FROM pragma_index_info(\(quoted(index, "'"))) ORDER BY seqno")
+            indexes[table, default: []].append((index, columns.map { quoted($0, "\"") }.joined(separator: ", ")))
+        }
+        if expected != nil { indexes["offers", default: []].append(("", Self.offersColumns)) }
+        for table in indexes.keys.sorted() {
+            let checks = indexes[table]!
+            // One scan of the table's own b-tree gives every digest its indexes (and the writer) must match.
+            let scan = try database.prepare(try tableScanSQL(database, table, digests: checks.map(\.columns)))
+            let fromTable = try scan.step() ? checks.indices.map { scan.string(Int32($0)) ?? "" } : []
+            for (position, check) in checks.enumerated() {
+                let tableDigest = position < fromTable.count ? fromTable[position] : ""
+                guard !check.name.isEmpty else {
+                    if let expected, tableDigest != expected.text {
+                        problems.append("offers holds \(tableDigest) (rows:digest), the writer inserted \(expected.text)")
+                    }
+                    continue
+                }
+                let fromIndex: String
+                do {
+                    fromIndex = try database.strings("""
+                        SELECT ingest_digest(\(check.columns)) FROM \(quoted(table, "\"")) INDEXED BY \(quoted(check.name, "\""))
+                        """).first ?? ""
+                } catch where error.primary == .error {
+                    // An index that cannot be scanned whole (made partial behind the writer's back) cannot hold its table.
+                    problems.append("index \(check.name) cannot be read whole: \(error.message)")
+                    continue
+                }
+                if fromIndex != tableDigest {
+                    problems.append("index \(check.name) holds \(fromIndex) (rows:digest), its table \(table) \(tableDigest)")
+                }
             }
         }
         return problems.isEmpty ? nil : problems.joined(separator: "; ")
     }
 
-    /// Each explicit index against its table, over the index's columns.
-    static func indexProblems(in database: SQLiteDatabase) throws(SQLiteError) -> [String] {
-        var problems: [String] = []
-        let indexes = try database.prepare("SELECT name, tbl_name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL ORDER BY name")
-        while try indexes.step() {
-            let (index, table) = (indexes.string(0) ?? "", indexes.string(1) ?? "")
-            let columns = try database.strings("SELECT name FROM pragma_index_info(\(quoted(index, "'"))) ORDER BY seqno")
-            let list = columns.map { quoted($0, "\"") }.joined(separator: ", ")
-            let fromTable = try tableScan(database, table, columns: list).first ?? ""
-            let fromIndex: String
-            do {
-                fromIndex = try database.strings("SELECT ingest_digest(\(list)) FROM \(quoted(table, "\"")) INDEXED BY \(quoted(index, "\""))").first ?? ""
-            } catch where error.primary == .error {
-                // An index that cannot be scanned whole (made partial behind the writer's back) cannot hold its table.
-                problems.append("index \(index) cannot be read whole: \(error.message)")
-                continue
-            }
-            if fromTable != fromIndex {
-                problems.append("index \(index) holds \(fromIndex) (rows:digest), its table \(table) \(fromTable)")
-            }
+    /// The columns the writer's digest of `offers` covers, in its order.
+    static let offersColumns = "pharmacy_id, aptcode, price_cents"
+
+    /// One row: a digest per column list, from the table's own b-tree. NOT
+    /// INDEXED is not enough: SQLite still scans a covering index for a full
+    /// scan (the very index under test), so the query also counts a column
+    /// that none of the table's indexes holds (`quantity` of `offers`), or,
+    /// when there is none, every column.
+    static func tableScanSQL(_ database: SQLiteDatabase, _ table: String, digests: [String]) throws(SQLiteError) -> String {
+        let columns = try database.strings("SELECT name FROM pragma_table_info(\(quoted(table, "'")))")
+        var indexed = Set(try database.strings("SELECT name FROM pragma_table_info(\(quoted(table, "'"))) WHERE pk > 0"))
+        for index in try database.strings("SELECT name FROM pragma_index_list(\(quoted(table, "'")))") {
+            indexed.formUnion(try database.strings("SELECT name FROM pragma_index_info(\(quoted(index, "'")))"))
         }
-        return problems
-    }
-
-    /// The digest of `columns` from the table's own b-tree. NOT INDEXED is
-    /// not enough: SQLite still scans a covering index for a full scan (the
-    /// very index under test), so the query also reads every column, which
-    /// no index holds.
-    static func tableScan(_ database: SQLiteDatabase, _ table: String, columns: String) throws(SQLiteError) -> [String] {
-        try database.strings(tableScanSQL(database, table, columns: columns))
-    }
-
-    static func tableScanSQL(_ database: SQLiteDatabase, _ table: String, columns: String) throws(SQLiteError) -> String {
-        let all = try database.strings("SELECT name FROM pragma_table_info(\(quoted(table, "'")))").map { "quote(\(quoted($0, "\"")))" }
-        return "SELECT ingest_digest(\(columns)), max(length(\(all.joined(separator: " || ")))) FROM \(quoted(table, "\"")) NOT INDEXED"
+        let reader = columns.first { !indexed.contains($0) }.map { "count(\(quoted($0, "\"")))" }
+            ?? "max(length(\(columns.map { "quote(\(quoted($0, "\"")))" }.joined(separator: " || "))))"
+        let list = digests.map { "ingest_digest(\($0))" }.joined(separator: ", ")
+        return "SELECT \(list), \(reader) FROM \(quoted(table, "\"")) NOT INDEXED"
     }
 
     /// FTS5's `integrity-check` of the search index: it is an INSERT, so it
