@@ -30,9 +30,44 @@ public final class ImportRun {
     /// The run's date in Tallinn (`--as-of`), which picks the lists in force.
     var runDate: String { options.asOfTimestamp.localDate }
 
+    /// Set-up, build, publish: configuration and the feeds folder read first
+    /// (a bad mapping stops the run before any feed is parsed), then the
+    /// staging area under the lock, the snapshot built there, and, unless
+    /// this is a dry run or a gate blocks it, published.
     public func run() throws -> RunReport {
         var report = RunReport(dryRun: options.dryRun)
-        // Configuration first: a bad mapping or rules file stops the run before any feed is read.
+        let setup = try configure(&report)
+        let staging = try stage(&report)
+        defer { withExtendedLifetime(staging) {} }
+        do {
+            let version = options.dryRun ? "dry-run" : staging.directory.nextVersion(now: options.now)
+            var clock = PhaseClock(logger: logger)
+            let built = try build(setup, in: staging, version: version, clock: &clock, report: &report)
+            if options.dryRun || report.blocked != nil {
+                if !options.dryRun { unlink(staging.path) }
+                report.discardJournals()
+                return report
+            }
+            try publish(built, from: staging, version: version, report: &report)
+            clock.lap("checked and published")
+            return report
+        } catch {
+            if !options.dryRun { unlink(staging.path) }
+            report.discardJournals()
+            throw error
+        }
+    }
+
+    /// What the run is told before it reads a feed.
+    struct Setup {
+        var catalog: AdapterCatalog
+        var files: FeedClassification
+        var rules: PatientPriceRules?
+    }
+
+    /// The adapters, the price rules and the feeds folder's files; a bad
+    /// mapping or rules file, or a named folder missing, stops the run here.
+    private func configure(_ report: inout RunReport) throws -> Setup {
         let catalog: AdapterCatalog
         let configuredRules: PatientPriceRules?
         let mappingsPresent = Self.isDirectory(options.mappingsDirectory)
@@ -56,119 +91,134 @@ public final class ImportRun {
             let missing = mappingsPresent ? "\(PatientPriceRulesLoader.fileName) is missing from \(options.mappingsDirectory)"
                 : "there is no mappings folder \(options.mappingsDirectory) (no mapped feed can be recognised)"
             try report.warnings.append(Warning(file: PatientPriceRulesLoader.fileName, line: 0, key: "", code: .defaultPriceRules,
-                                           message: "\(missing); using the built-in fee periods of FEEDS.md §7"))
+                                               message: "\(missing); using the built-in fee periods of FEEDS.md §7"))
         }
+        return Setup(catalog: catalog, files: files, rules: rules)
+    }
 
-        // The lock comes before any write to the snapshots directory; a dry run writes nothing there.
+    /// Where the snapshot is built: a staging file in the snapshots folder,
+    /// under its lock, or a dry run's scratch folder (nothing is written to
+    /// the snapshots folder). What killed runs left is removed first.
+    struct Staging {
+        let directory: SnapshotDirectory
+        let path: String
+        let lock: SnapshotLock?
+        let scratch: ScratchDirectory?
+    }
+
+    private func stage(_ report: inout RunReport) throws -> Staging {
         let directory = SnapshotDirectory(path: options.snapshotsDirectory)
-        var lock: SnapshotLock?
-        let stagingPath: String
-        var scratch: ScratchDirectory?
         report.cleanedUp = ScratchDirectory.removeAbandoned(in: options.scratchParent)
+        let staging: Staging
         if options.dryRun {
-            scratch = try ScratchDirectory(purpose: "dry-run", in: options.scratchParent)
-            stagingPath = "\(scratch!.path)/dry-run.sqlite"
+            let scratch = try ScratchDirectory(purpose: "dry-run", in: options.scratchParent)
+            staging = Staging(directory: directory, path: "\(scratch.path)/dry-run.sqlite", lock: nil, scratch: scratch)
         } else {
+            // The lock comes before any write to the snapshots directory.
             try directory.create()
-            lock = try SnapshotLock(directory: directory)
+            let lock = try SnapshotLock(directory: directory)
             report.cleanedUp += directory.removeAbandonedFiles()
-            stagingPath = try directory.makeStagingFile()
+            staging = Staging(directory: directory, path: try directory.makeStagingFile(), lock: lock, scratch: nil)
         }
-        defer { withExtendedLifetime((lock, scratch)) {} }
-        report.spillJournals(to: stagingPath + ".")
+        report.spillJournals(to: staging.path + ".")
+        return staging
+    }
 
+    /// What a built snapshot brings to its publish.
+    struct Built {
+        var previous: PreviousSnapshot?
+        var offersDigest: TableDigest
+    }
+
+    /// Reads every feed and writes the snapshot at `staging.path`; judges it
+    /// against current (gates), and for a dry run computes the changes.
+    private func build(_ setup: Setup, in staging: Staging, version: String, clock: inout PhaseClock,
+                       report: inout RunReport) throws -> Built {
+        let directory = staging.directory
+        let stagingPath = staging.path
+        let files = setup.files
+        // Yesterday's snapshot: carry-over source and the gates' yardstick.
+        let previous: PreviousSnapshot?
         do {
-            let version = options.dryRun ? "dry-run" : directory.nextVersion(now: options.now)
-            // Yesterday's snapshot: carry-over source and the gates' yardstick.
-            let previous: PreviousSnapshot?
-            do {
-                previous = try PreviousSnapshot.open(directory)
-            } catch {
-                // Tonight's data still publishes, but nothing is carried over and no gate or check compares: the report says so.
-                previous = nil
-                report.unreadableCurrent = "\(directory.currentVersion() ?? "current"): \(error)"
-                try report.warnings.append(Warning(file: "", line: 0, key: directory.currentVersion() ?? "current", code: .currentUnreadable,
-                                                   message: "current (\(report.unreadableCurrent!)) cannot be read: nothing is carried over from it and no quality gate or check compares against it"))
-            }
-            report.previousVersion = previous?.version
-            var clock = PhaseClock(logger: logger)
-            let reference = try ReferenceData.load(files, catalog: catalog, runDate: runDate, previous: previous, report: &report)
-            clock.lap("reference data")
-            let splitter = ChainFileSplitter(spillPrefix: stagingPath + ".part-", threads: options.parseThreads, timeout: options.feedTimeout)
-            defer { splitter.removeSpills() }
-            let chains = try splitter.split(files.chains)
-            report.feeds += chains.settled
-            try report.rejects += chains.rejects
-            try report.warnings += chains.warnings
-            if !files.chains.isEmpty { clock.lap("chain files split") }
-            let asOf = options.asOfTimestamp
-            let plan = StockFeedPlan(files.stock + chains.candidates,
-                                     current: previous?.currentStock(latestValid: asOf.epochSeconds + PharmacyFeedParser.futureTolerance) ?? [:])
-            let writer = try SnapshotWriter(path: stagingPath)
-            let pricer = TierPricer(rules: rules, catalog: reference.reimbursement)
-            try load(plan, reference: reference, pricer: pricer, previous: previous, writer: writer, stagingPath: stagingPath, report: &report)
-            clock.lap("stock feeds parsed and written")
-            var meta = [
-                "schema_version": String(SnapshotSchema.version),
-                "snapshot_version": version,
-                "created_at": Self.utcTimestamp(options.now),
-                "as_of": options.asOfTimestamp.iso8601,
-                "importer_version": options.importerVersion,
-                "run_date": runDate,
-            ]
-            meta["reimbursement_valid_from"] = reference.reimbursementValidFrom
-            meta["medicine_register_valid_from"] = reference.registerValidFrom
-            try writer.writeMeta(meta)
-            try writer.finish()
-            // FTS5's integrity-check is an INSERT: on the writer's connection, before it closes.
-            if let problems = try PublishCheck.searchIndexProblems(in: writer.database) {
-                throw SnapshotPublisher.IntegrityFailure(findings: problems)
-            }
-            let offersDigest = writer.offersDigest
-            clock.lap("indexes and search index built")
-            report.rowCounts = try writer.rowCounts()
-            try writer.close()
-            report.sortForReading()
-            judge(&report, previous: previous)
-            if options.dryRun, let previous {
-                report.diff = try SnapshotDiff.compute(old: previous.path, oldLabel: previous.version, new: stagingPath, newLabel: "this run")
-            }
-
-            if options.dryRun || report.blocked != nil {
-                if !options.dryRun { unlink(stagingPath) }
-                report.discardJournals()
-                return report
-            }
-            var publisher = SnapshotPublisher(directory: directory, retention: options.retention)
-            publisher.faultInjector = faultInjector
-            let finished = report
-            let carriedInputs = report.carriedOver.filter { !$0.dropped }.compactMap { carry -> Manifest.Input? in
-                guard var input = previous?.input(for: carry) else { return nil }
-                input.outcome = FeedOutcome.carriedOver.rawValue
-                input.message = "kept from version \(carry.fromVersion)" + (carry.kind == .pharmacy ? ": tonight's feed is missing or rejected" : "")
-                return input
-            }
-            var publication = SnapshotPublisher.Publication(
-                version: version,
-                manifest: { snapshot in
-                    var manifest = self.manifest(for: finished, version: version, directory: directory, snapshot: snapshot)
-                    manifest.inputs += carriedInputs
-                    return manifest
-                },
-                rejects: { try finished.rejects.save(to: $0) }, warnings: { try finished.warnings.save(to: $0) })
-            publication.offers = offersDigest
-            publication.fullCheck = options.fullCheck
-            _ = try publisher.publish(stagingPath: stagingPath, publication)
-            clock.lap("checked and published")
-            report.publishedVersion = version
-            report.snapshotPath = directory.snapshotPath(version)
-            logger.info("published", metadata: ["version": "\(version)"])
-            return report
+            previous = try PreviousSnapshot.open(directory)
         } catch {
-            if !options.dryRun { unlink(stagingPath) }
-            report.discardJournals()
-            throw error
+            // Tonight's data still publishes, but nothing is carried over and no gate or check compares: the report says so.
+            previous = nil
+            report.unreadableCurrent = "\(directory.currentVersion() ?? "current"): \(error)"
+            try report.warnings.append(Warning(file: "", line: 0, key: directory.currentVersion() ?? "current", code: .currentUnreadable,
+                                               message: "current (\(report.unreadableCurrent!)) cannot be read: nothing is carried over from it and no quality gate or check compares against it"))
         }
+        report.previousVersion = previous?.version
+        let reference = try ReferenceData.load(files, catalog: setup.catalog, runDate: runDate, previous: previous, report: &report)
+        clock.lap("reference data")
+        let splitter = ChainFileSplitter(spillPrefix: stagingPath + ".part-", threads: options.parseThreads, timeout: options.feedTimeout)
+        defer { splitter.removeSpills() }
+        let chains = try splitter.split(files.chains)
+        report.feeds += chains.settled
+        try report.rejects += chains.rejects
+        try report.warnings += chains.warnings
+        if !files.chains.isEmpty { clock.lap("chain files split") }
+        let asOf = options.asOfTimestamp
+        let plan = StockFeedPlan(files.stock + chains.candidates,
+                                 current: previous?.currentStock(latestValid: asOf.epochSeconds + PharmacyFeedParser.futureTolerance) ?? [:])
+        let writer = try SnapshotWriter(path: stagingPath)
+        let pricer = TierPricer(rules: setup.rules, catalog: reference.reimbursement)
+        try load(plan, reference: reference, pricer: pricer, previous: previous, writer: writer, stagingPath: stagingPath, report: &report)
+        clock.lap("stock feeds parsed and written")
+        var meta = [
+            "schema_version": String(SnapshotSchema.version),
+            "snapshot_version": version,
+            "created_at": Self.utcTimestamp(options.now),
+            "as_of": options.asOfTimestamp.iso8601,
+            "importer_version": options.importerVersion,
+            "run_date": runDate,
+        ]
+        meta["reimbursement_valid_from"] = reference.reimbursementValidFrom
+        meta["medicine_register_valid_from"] = reference.registerValidFrom
+        try writer.writeMeta(meta)
+        try writer.finish()
+        // FTS5's integrity-check is an INSERT: on the writer's connection, before it closes.
+        if let problems = try PublishCheck.searchIndexProblems(in: writer.database) {
+            throw SnapshotPublisher.IntegrityFailure(findings: problems)
+        }
+        let offersDigest = writer.offersDigest
+        clock.lap("indexes and search index built")
+        report.rowCounts = try writer.rowCounts()
+        try writer.close()
+        report.sortForReading()
+        judge(&report, previous: previous)
+        if options.dryRun, let previous {
+            report.diff = try SnapshotDiff.compute(old: previous.path, oldLabel: previous.version, new: stagingPath, newLabel: "this run")
+        }
+        return Built(previous: previous, offersDigest: offersDigest)
+    }
+
+    /// Checks and publishes the staging file with its manifest, rejects and warnings.
+    private func publish(_ built: Built, from staging: Staging, version: String, report: inout RunReport) throws {
+        let directory = staging.directory
+        var publisher = SnapshotPublisher(directory: directory, retention: options.retention)
+        publisher.faultInjector = faultInjector
+        let finished = report
+        let carriedInputs = report.carriedOver.filter { !$0.dropped }.compactMap { carry -> Manifest.Input? in
+            guard var input = built.previous?.input(for: carry) else { return nil }
+            input.outcome = FeedOutcome.carriedOver.rawValue
+            input.message = "kept from version \(carry.fromVersion)" + (carry.kind == .pharmacy ? ": tonight's feed is missing or rejected" : "")
+            return input
+        }
+        var publication = SnapshotPublisher.Publication(
+            version: version,
+            manifest: { snapshot in
+                var manifest = self.manifest(for: finished, version: version, directory: directory, snapshot: snapshot)
+                manifest.inputs += carriedInputs
+                return manifest
+            },
+            rejects: { try finished.rejects.save(to: $0) }, warnings: { try finished.warnings.save(to: $0) })
+        publication.offers = built.offersDigest
+        publication.fullCheck = options.fullCheck
+        _ = try publisher.publish(stagingPath: staging.path, publication)
+        report.publishedVersion = version
+        report.snapshotPath = directory.snapshotPath(version)
+        logger.info("published", metadata: ["version": "\(version)"])
     }
 
     /// The quality gates: an empty result never publishes; a fall against
