@@ -84,7 +84,23 @@ public enum MappingLoader {
             return pattern
         }
 
+        /// The whole mapping, section by section.
         func mapping(name: String) throws(MappingError) -> StockFeedMapping {
+            try checkKnownKeys()
+            var columns = try columns()
+            let (layout, requiredColumns) = try layout(columns: columns)
+            let glob = try fileNameGlob(layout: layout, requiredColumns: requiredColumns)
+            let text = try textFormat()
+            let (currency, vatRate) = try prices(columns: &columns)
+            return StockFeedMapping(
+                name: name, file: file, fileNameGlob: glob, requiredColumns: requiredColumns, layout: layout,
+                encoding: text.encoding, decimalSeparator: text.decimal, dateFormat: text.dateFormat, timeZone: text.zone,
+                currency: currency, vatRate: vatRate, pharmacyID: try pharmacy(columns: columns), exportedAt: try exportedAt(columns: columns),
+                columns: columns)
+        }
+
+        /// Every section and key is one this loader knows: a typo fails here.
+        private func checkKnownKeys() throws(MappingError) {
             for key in table.keys {
                 guard let allowed = MappingLoader.sections[key] else {
                     throw fail(key, "unknown section; known: \(MappingLoader.sections.keys.sorted().joined(separator: ", "))")
@@ -95,8 +111,10 @@ public enum MappingLoader {
                     throw fail("\(key).\(inner)", hint)
                 }
             }
+        }
 
-            // Columns.
+        /// `[columns]`: canonical field → column name, number or XML path.
+        private func columns() throws(MappingError) -> [CanonicalField: String] {
             guard let columnTable = try section("columns") else { throw fail("columns", "missing: map at least aptcode, name and price (and quantity, unless the feed is a price list)") }
             var columns: [CanonicalField: String] = [:]
             for key in columnTable.keys {
@@ -113,8 +131,11 @@ public enum MappingLoader {
             for field in CanonicalField.required where columns[field] == nil {
                 throw fail("columns.\(field.rawValue)", "missing: every stock record needs \(field.rawValue)")
             }
+            return columns
+        }
 
-            // Layout.
+        /// `[format] type` and what it brings: delimiter and quote, or the record element; `[match] required_columns`.
+        private func layout(columns: [CanonicalField: String]) throws(MappingError) -> (StockFeedMapping.Layout, [String]) {
             let type = try string("format", "type") ?? "csv"
             let layout: StockFeedMapping.Layout
             let requiredColumns: [String]
@@ -154,14 +175,22 @@ public enum MappingLoader {
             default:
                 throw fail("format.type", "must be \"csv\" or \"xml\", not '\(type)'")
             }
+            return (layout, requiredColumns)
+        }
 
+        /// `[match] filename`: a delimited mapping must match by name or columns, or it would claim every file.
+        private func fileNameGlob(layout: StockFeedMapping.Layout, requiredColumns: [String]) throws(MappingError) -> String? {
             let glob = try string("match", "filename")
             if glob == nil, requiredColumns.isEmpty {
                 if case .xml = layout {} else {
                     throw fail("match", "needs filename and/or required_columns, or it would claim every file")
                 }
             }
+            return glob
+        }
 
+        /// `[format]`'s text settings: encoding, decimal separator, date pattern, time zone.
+        private func textFormat() throws(MappingError) -> (encoding: String, decimal: UInt8, dateFormat: MappedDateFormat, zone: TimeZone) {
             let encodingName = try string("format", "encoding") ?? "UTF-8"
             guard TextTranscoder.isUTF8(encodingName) || TextTranscoder.knows(encodingName) else {
                 throw fail("format.encoding", "'\(encodingName)' is not a charset iconv knows (UTF-8, windows-1252, iso-8859-13, utf-16, …)")
@@ -177,8 +206,11 @@ public enum MappingLoader {
             }
             let zoneName = try string("format", "timezone") ?? "Europe/Tallinn"
             guard let zone = TimeZone(identifier: zoneName) else { throw fail("format.timezone", "unknown time zone '\(zoneName)'") }
+            return (encoding, decimal, dateFormat, zone)
+        }
 
-            // Prices.
+        /// `[prices]`: the currency and, for prices without VAT, the VAT rate, fixed or from a column.
+        private func prices(columns: inout [CanonicalField: String]) throws(MappingError) -> (StockFeedMapping.Source, StockFeedMapping.Source?) {
             let currency: StockFeedMapping.Source
             let currencyColumnKey = try string("prices", "currency_column")
             let currencyColumn = columns[.currency] ?? currencyColumnKey
@@ -212,8 +244,11 @@ public enum MappingLoader {
                 default: throw fail("prices.vat_rate", "give a fixed VAT rate or a VAT rate column, not both")
                 }
             }
+            return (currency, vatRate)
+        }
 
-            // Pharmacy and export time.
+        /// `[pharmacy]`, or the pharmacy_id column: exactly one.
+        private func pharmacy(columns: [CanonicalField: String]) throws(MappingError) -> StockFeedMapping.Source {
             let pharmacy: StockFeedMapping.Source
             switch (try string("pharmacy", "id"), try regex("pharmacy", "id_from_filename"), columns[.pharmacyID]) {
             case (let id?, nil, nil): pharmacy = .fixed(id)
@@ -222,6 +257,11 @@ public enum MappingLoader {
             case (nil, nil, nil): throw fail("columns.pharmacy_id", "missing: a pharmacy_id column, [pharmacy] id_from_filename or [pharmacy] id")
             default: throw fail("columns.pharmacy_id", "give exactly one of a pharmacy_id column, [pharmacy] id_from_filename, [pharmacy] id")
             }
+            return pharmacy
+        }
+
+        /// `[export]`, or the exported_at column: exactly one.
+        private func exportedAt(columns: [CanonicalField: String]) throws(MappingError) -> StockFeedMapping.Source {
             let exported: StockFeedMapping.Source
             switch (try regex("export", "date_from_filename"), try string("export", "date"), columns[.exportedAt]) {
             case (let pattern?, nil, nil): exported = .fileName(pattern: pattern)
@@ -230,11 +270,7 @@ public enum MappingLoader {
             case (nil, nil, nil): throw fail("columns.exported_at", "missing: an exported_at column, [export] date_from_filename or [export] date")
             default: throw fail("columns.exported_at", "give exactly one of an exported_at column, [export] date_from_filename, [export] date")
             }
-
-            return StockFeedMapping(
-                name: name, file: file, fileNameGlob: glob, requiredColumns: requiredColumns, layout: layout,
-                encoding: encoding, decimalSeparator: decimal, dateFormat: dateFormat, timeZone: zone,
-                currency: currency, vatRate: vatRate, pharmacyID: pharmacy, exportedAt: exported, columns: columns)
+            return exported
         }
     }
 }
