@@ -12,11 +12,8 @@ final class StockLoader {
     let reference: ReferenceData
     let pricer: TierPricer
     let previous: PreviousSnapshot?
-    /// Data last loaded before this is too old to carry over.
-    let staleCutoff: Int64
-    /// Data exported after this is dated in the future and never carried.
-    let latestValidExport: Int64
-    let maxStaleDays: Int
+    /// Which previous pharmacies are due when, and whether each may be kept.
+    private var carryOver: CarryOverPlan
     /// The run's time, stamped on every pharmacy loaded fresh tonight.
     let loadedAt: String
 
@@ -27,8 +24,6 @@ final class StockLoader {
     /// pharmacies before it were written without tier prices and are priced
     /// at the end. Memory grows with items, never with offers.
     private var latePriced: [(aptcode: String, before: Int)] = []
-    /// Previous pharmacies not yet loaded or carried, in byte order.
-    private var pendingPrevious: [String]
 
     /// Offers handed to the writer at a time.
     static let batchRows = 8192
@@ -54,12 +49,8 @@ final class StockLoader {
         self.reference = reference
         self.pricer = pricer
         self.previous = previous
-        self.maxStaleDays = maxStaleDays
-        self.staleCutoff = asOf.epochSeconds - Int64(maxStaleDays) * 86_400
-        self.latestValidExport = asOf.epochSeconds + PharmacyFeedParser.futureTolerance
+        carryOver = CarryOverPlan(previousIDs: previous.map { Array($0.pharmacies.keys) } ?? [], asOf: asOf, maxStaleDays: maxStaleDays)
         self.loadedAt = asOf.iso8601
-        self.pendingPrevious = (previous?.pharmacies.keys.map { $0 } ?? [])
-            .sorted { $1.utf8.lexicographicallyPrecedes($0.utf8) } // reversed: popLast takes the smallest
     }
 
     /// One pharmacy's parse result, in plan order.
@@ -77,11 +68,11 @@ final class StockLoader {
         try carryPrevious(before: pharmacyID, report: &report)
         guard let header = result.header else {
             // Every feed of this pharmacy was rejected tonight: keep yesterday's.
-            if pendingPrevious.last == pharmacyID { pendingPrevious.removeLast() }
+            carryOver.handled(pharmacyID)
             try carry(pharmacyID, report: &report)
             return
         }
-        if pendingPrevious.last == pharmacyID { pendingPrevious.removeLast() }
+        carryOver.handled(pharmacyID)
         if let problem = try judge(result, header: header, report: &report) {
             try reject(result, problem, report: &report)
             try carry(pharmacyID, report: &report)
@@ -150,10 +141,7 @@ final class StockLoader {
 
     /// Carries every previous pharmacy that sorts before `pharmacyID` (all, for nil).
     private func carryPrevious(before pharmacyID: String?, report: inout RunReport) throws {
-        while let next = pendingPrevious.last, pharmacyID.map({ next.utf8.lexicographicallyPrecedes($0.utf8) }) ?? true {
-            pendingPrevious.removeLast()
-            try carry(next, report: &report)
-        }
+        for next in carryOver.due(before: pharmacyID) { try carry(next, report: &report) }
     }
 
     /// Keeps a pharmacy's offers from `current`, stale. Their age is how long
@@ -172,7 +160,6 @@ final class StockLoader {
     private func kept(_ pharmacyID: String, report: inout RunReport, write: ([OfferRow]) throws -> Void) throws -> PharmacyRow? {
         guard let previous, let old = previous.pharmacies[pharmacyID] else { return nil }
         let refreshed = ExportTimestamp.parseISO8601(old.lastRefresh)
-        let loaded = ExportTimestamp.parseISO8601(old.loadedAt ?? old.lastRefresh)
         var entry = CarryOver(kind: .pharmacy, key: pharmacyID, fromVersion: previous.version, lastRefresh: old.lastRefresh,
                               dropped: false, offers: nil)
         func drop(_ code: WarningCode, _ message: String) throws {
@@ -180,14 +167,16 @@ final class StockLoader {
             report.carriedOver.append(entry)
             try report.warnings.append(Warning(file: "", line: 0, key: pharmacyID, code: code, message: message))
         }
-        guard let refreshed, refreshed.epochSeconds <= latestValidExport else {
-            try drop(.futureDropped, "pharmacy \(pharmacyID)'s offers in \(previous.version) are dated \(old.lastRefresh), after the run's time; they are dropped, never carried")
+        switch carryOver.verdict(for: old, in: previous.version) {
+        case .future(let message):
+            try drop(.futureDropped, message)
             return nil
-        }
-        guard let loaded, loaded.epochSeconds >= staleCutoff else {
-            try drop(.staleDropped, "pharmacy \(pharmacyID) sent no valid feed since the run of \(old.loadedAt ?? old.lastRefresh), over \(maxStaleDays) days; its offers are dropped")
+        case .stale(let message):
+            try drop(.staleDropped, message)
             return nil
+        case .keep: break
         }
+        guard let refreshed else { return nil } // a kept row's date parses (the verdict read it)
         let period = pricer.period(on: refreshed.localDate)
         var count = 0
         try previous.forEachOffers(of: pharmacyID, batch: Self.batchRows) { batch in
