@@ -191,7 +191,7 @@ echo "| one Noom feed | $bare |"
 echo "| the same with $(($(wc -l < "$ref/lists/atc.csv") - 1)) ATC groups and $(($(wc -l < "$ref/lists/icd10.csv") - 1)) ICD-10 codes | $lists |"
 
 echo
-echo "## Parsers alone (ingest check, records counted not kept, one thread)"
+echo "## Parsers alone (ingest check: one thread, records sorted and counted, nothing written)"
 echo "| format | files | MB | seconds | MB/s |"
 echo "| --- | --- | --- | --- | --- |"
 for pattern in "noom_*.xml" "rax_*.txt" "chain_1*.csv"; do
