@@ -52,9 +52,7 @@ public struct LineReader {
                 let end = UnsafeMutablePointer<UInt8>(newline.assumingMemoryBound(to: UInt8.self)) - base
                 if skipping {
                     lineNumber += 1
-                    if skippedBytes + end - start > ParseLimits.lineBytes {
-                        throw ParseLimits.exceeded("line_bytes", limit: ParseLimits.lineBytes, "line \(lineNumber) is longer than", bytes: true, line: lineNumber)
-                    }
+                    if skippedBytes + end - start > ParseLimits.lineBytes { throw Self.overLimit(line: lineNumber) }
                     try body(.tooLong(bytesSeen: skippedBytes + end - start), lineNumber)
                     skipping = false
                     skippedBytes = 0
@@ -76,9 +74,7 @@ public struct LineReader {
                 if !skipping { skipping = true }
                 skippedBytes += leftover
                 filled = 0
-                if skippedBytes > ParseLimits.lineBytes {
-                    throw ParseLimits.exceeded("line_bytes", limit: ParseLimits.lineBytes, "line \(lineNumber + 1) is longer than", bytes: true, line: lineNumber + 1)
-                }
+                if skippedBytes > ParseLimits.lineBytes { throw Self.overLimit(line: lineNumber + 1) }
             } else {
                 if start > 0, leftover > 0 { memmove(base, base + start, leftover) }
                 filled = leftover
@@ -95,5 +91,10 @@ public struct LineReader {
                 }
             }
         }
+    }
+
+    /// A line past `ParseLimits.lineBytes`: the file is no line-based export.
+    private static func overLimit(line: Int) -> FeedFailure {
+        ParseLimits.exceeded("line_bytes", limit: ParseLimits.lineBytes, "line \(line) is longer than", bytes: true, line: line)
     }
 }

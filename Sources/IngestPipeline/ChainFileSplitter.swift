@@ -61,8 +61,7 @@ struct ChainFileSplitter {
         var feed = FeedResult(file: chain.file.name, size: chain.file.size, sha256: "", kind: FeedKind.stock.rawValue,
                               adapter: chain.adapter.name, outcome: .rejected)
         let failure = PharmacyFeedParser.timeoutFailure(seconds, what: "the chain file was not split")
-        feed.reason = failure.reason.rawValue
-        feed.message = "\(failure.reason): \(failure.message)"
+        feed.reject(failure)
         return Split(settled: [feed])
     }
 
@@ -83,8 +82,7 @@ struct ChainFileSplitter {
                               adapter: chain.adapter.name, outcome: .rejected)
         let noRows = output.read == 0 ? FeedFailure(reason: .badHeader, message: "the feed has no data rows") : nil
         if parts.isEmpty, let failure = output.failure ?? noRows {
-            rest.reason = failure.reason.rawValue
-            rest.message = failure.line > 0 ? "\(failure.reason) at line \(failure.line): \(failure.message)" : "\(failure.reason): \(failure.message)"
+            rest.reject(failure)
         } else {
             rest.reason = FeedSkip.noPharmacy
             rest.message = "\(output.read) rows name no pharmacy (or could not be read far enough to find it); the file's \(parts.count) pharmacies are listed on their own"

@@ -29,6 +29,13 @@ public struct FeedResult: Sendable {
         self.outcome = outcome
     }
 
+    /// The file rejected whole: its outcome, reason code and message ("reason at line n: …").
+    mutating func reject(_ failure: FeedFailure) {
+        outcome = .rejected
+        reason = failure.reason.rawValue
+        message = failure.line > 0 ? "\(failure.reason) at line \(failure.line): \(failure.message)" : "\(failure.reason): \(failure.message)"
+    }
+
     mutating func count<Record>(_ output: FeedOutput<Record>) {
         read = output.read
         accepted = output.accepted

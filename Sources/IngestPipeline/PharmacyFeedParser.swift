@@ -135,9 +135,7 @@ struct PharmacyFeedParser: Sendable {
                     log.failure = log.failure ?? POSIXFailure(operation: "read back the sorted offers of", path: file.name, code: EIO)
                 }
                 offers.discard()
-                feed.outcome = .rejected
-                feed.reason = failure.reason.rawValue
-                feed.message = failure.line > 0 ? "\(failure.reason) at line \(failure.line): \(failure.message)" : "\(failure.reason): \(failure.message)"
+                feed.reject(failure)
             } else {
                 loadedFile = file.name
                 result.header = header
@@ -167,8 +165,7 @@ struct PharmacyFeedParser: Sendable {
                                   kind: FeedKind.stock.rawValue, adapter: candidate.adapter.name, outcome: .rejected)
             feed.pharmacyID = candidate.pharmacyID
             feed.exportedAt = candidate.header?.exportedAt.iso8601
-            feed.reason = failure.reason.rawValue
-            feed.message = "\(failure.reason): \(failure.message)"
+            feed.reject(failure)
             return feed
         }
         return result

@@ -104,8 +104,7 @@ struct ReferenceData {
         var result = FeedResult(file: file.name, size: file.size, sha256: PharmacyFeedParser.digest(file.path),
                                 kind: kind.rawValue, adapter: adapter.name, outcome: output.failure == nil ? .loaded : .rejected)
         if let failure = output.failure {
-            result.reason = failure.reason.rawValue
-            result.message = "\(failure.reason) at line \(failure.line): \(failure.message)"
+            result.reject(failure)
         }
         result.count(output)
         report.feeds.append(result)
@@ -130,9 +129,7 @@ struct ReferenceData {
             result.exportedAt = list.validFrom
             if let failure = list.output.failure {
                 let whole = list.output.rejectingAll()
-                result.outcome = .rejected
-                result.reason = failure.reason.rawValue
-                result.message = "\(failure.reason) at line \(failure.line): \(failure.message)"
+                result.reject(failure)
                 result.count(whole)
                 try report.rejects += whole.rejects
             } else if index != inForce {

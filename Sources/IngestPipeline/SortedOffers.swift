@@ -1,6 +1,7 @@
 import Foundation
 import IngestAdapters
 import IngestCore
+import IngestSnapshot
 
 /// One feed's accepted offers in key order (aptcode by bytes), each aptcode
 /// once, with what the checks need to know of them gathered on the way: a
@@ -28,7 +29,7 @@ struct SortedOffers: Sendable {
     let head: [StockOffer]
 
     static let empty = SortedOffers(storage: .memory([]), count: 0, allQuantitiesZero: false, allQuantitiesAbsent: false,
-                                    digest: StockDigest().value, head: [])
+                                    digest: TableDigest().value, head: [])
 
     /// Every offer in key order.
     func forEach(_ body: (StockOffer) throws -> Void) throws {
@@ -50,14 +51,19 @@ struct SortedOffers: Sendable {
         private(set) var count = 0
         private var zero = true
         private var absent = true
-        private var digest = StockDigest()
+        /// The feed's item lines (aptcode, price, quantity), in any order the same.
+        private var digest = TableDigest()
         private(set) var head: [StockOffer] = []
 
         mutating func add(_ offer: StockOffer) {
             count += 1
             if offer.quantity != 0 { zero = false }
             if offer.quantity != nil { absent = false }
-            digest.add(offer)
+            var line = TableDigest.Row()
+            line.text(offer.aptcode)
+            line.int(offer.priceCents)
+            line.int(offer.quantity)
+            digest.add(line)
             if head.count < SortedOffers.headCount { head.append(offer) }
         }
 
@@ -66,24 +72,4 @@ struct SortedOffers: Sendable {
                          digest: digest.value, head: head)
         }
     }
-}
-
-/// An order-free digest of a feed's item lines (aptcode, price, quantity),
-/// to find one pharmacy's stock sent under another's id (`duplicate_stock`).
-struct StockDigest {
-    private var sum: UInt64 = 0
-    private var mix: UInt64 = 0
-
-    mutating func add(_ offer: StockOffer) {
-        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-        var aptcode = offer.aptcode
-        aptcode.withUTF8 { for byte in $0 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01B3 } }
-        hash = (hash ^ UInt64(bitPattern: offer.priceCents)) &* 0x100_0000_01B3
-        hash = (hash ^ UInt64(bitPattern: offer.quantity ?? -1)) &* 0x100_0000_01B3
-        // Two order-free combinations, so a collision needs both to match.
-        sum &+= hash
-        mix ^= hash &* 0x9E37_79B9_7F4A_7C15
-    }
-
-    var value: UInt64 { sum ^ (mix << 1 | mix >> 63) }
 }

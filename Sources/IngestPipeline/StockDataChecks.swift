@@ -86,24 +86,6 @@ public struct StockDataChecks: Sendable, Equatable {
                         message: "item count fell from \(current) to \(tonight) (\(String(format: "%.1f", fall)) %), over the \(maxItemDropPercent) % allowed"),
                 margin)
     }
-
-    /// An order-free digest of a feed's item lines (aptcode, price, quantity):
-    /// the same stock in any row order gives the same digest.
-    static func digest(_ offers: [StockOffer]) -> UInt64 {
-        var sum: UInt64 = 0
-        var mix: UInt64 = 0
-        for index in offers.indices {
-            var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-            var aptcode = offers[index].aptcode
-            aptcode.withUTF8 { for byte in $0 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01B3 } }
-            hash = (hash ^ UInt64(bitPattern: offers[index].priceCents)) &* 0x100_0000_01B3
-            hash = (hash ^ UInt64(bitPattern: offers[index].quantity ?? -1)) &* 0x100_0000_01B3
-            // Two order-free combinations, so a collision needs both to match.
-            sum &+= hash
-            mix ^= hash &* 0x9E37_79B9_7F4A_7C15
-        }
-        return sum ^ (mix << 1 | mix >> 63)
-    }
 }
 
 /// How one check went over the run: how many pharmacies it judged, which it

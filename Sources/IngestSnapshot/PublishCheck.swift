@@ -93,40 +93,59 @@ public enum PublishCheck {
     }
 }
 
-/// The writer's side of the offers digest: every row it inserts is added,
-/// every row it deletes taken out, with the hash `ingest_digest` computes.
+/// An order-free digest of rows, the Swift side of `ingest_digest`: the
+/// writer adds every offer it inserts (and takes out what it deletes), so
+/// the publish check can compare the file with what was meant to be
+/// written; the wrong-data checks digest each feed's item lines to find one
+/// pharmacy's stock under another's id. One hash for both, in the shim.
 public struct TableDigest: Sendable, Equatable {
-    private var state = ingest_digest_state(sum: 0, mix: 0, count: 0)
+    /// One row's values, hashed in order, each tagged with its type.
+    public struct Row {
+        fileprivate var hash = ingest_digest_row_start()
 
-    public init() {}
+        public init() {}
 
-    public mutating func add(pharmacyID: String, aptcode: String, priceCents: Int64) {
-        ingest_digest_add(&state, Self.hash(pharmacyID, aptcode, priceCents))
-    }
-
-    public mutating func remove(pharmacyID: String, aptcode: String, priceCents: Int64) {
-        ingest_digest_remove(&state, Self.hash(pharmacyID, aptcode, priceCents))
-    }
-
-    /// "<rows>:<digest in hex>", as the SQL aggregate writes it.
-    public var text: String {
-        var copy = state
-        let value = ingest_digest_value(&copy)
-        let hex = String(value, radix: 16)
-        return "\(state.count):" + String(repeating: "0", count: 16 - hex.count) + hex
-    }
-
-    private static func hash(_ pharmacyID: String, _ aptcode: String, _ priceCents: Int64) -> UInt64 {
-        var hash = ingest_digest_row_start()
-        for var text in [pharmacyID, aptcode] {
-            hash = text.withUTF8 { bytes in
+        public mutating func text(_ value: String) {
+            var value = value
+            hash = value.withUTF8 { bytes in
                 bytes.withMemoryRebound(to: CChar.self) { chars in
                     guard let base = chars.baseAddress else { return ingest_digest_text(hash, "", 0) }
                     return ingest_digest_text(hash, base, Int32(chars.count))
                 }
             }
         }
-        return ingest_digest_int(hash, priceCents)
+
+        /// nil hashes as SQL NULL.
+        public mutating func int(_ value: Int64?) {
+            hash = value.map { ingest_digest_int(hash, $0) } ?? ingest_digest_null(hash)
+        }
+    }
+
+    private var state = ingest_digest_state(sum: 0, mix: 0, count: 0)
+
+    public init() {}
+
+    public mutating func add(_ row: Row) { ingest_digest_add(&state, row.hash) }
+    public mutating func remove(_ row: Row) { ingest_digest_remove(&state, row.hash) }
+
+    /// An offer as the publish check reads it back: `ingest_digest(pharmacy_id, aptcode, price_cents)`.
+    public static func offer(pharmacyID: String, aptcode: String, priceCents: Int64) -> Row {
+        var row = Row()
+        row.text(pharmacyID)
+        row.text(aptcode)
+        row.int(priceCents)
+        return row
+    }
+
+    public var value: UInt64 {
+        var copy = state
+        return ingest_digest_value(&copy)
+    }
+
+    /// "<rows>:<digest in hex>", as the SQL aggregate writes it.
+    public var text: String {
+        let hex = String(value, radix: 16)
+        return "\(state.count):" + String(repeating: "0", count: 16 - hex.count) + hex
     }
 
     public static func == (a: TableDigest, b: TableDigest) -> Bool { a.text == b.text }

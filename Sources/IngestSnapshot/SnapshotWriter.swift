@@ -66,7 +66,7 @@ public final class SnapshotWriter {
             try insertOffer.write(pharmacyID: pharmacyID, offers[index...index])
         }
         for index in offers.indices {
-            offersDigest.add(pharmacyID: pharmacyID, aptcode: offers[index].aptcode, priceCents: offers[index].priceCents)
+            offersDigest.add(TableDigest.offer(pharmacyID: pharmacyID, aptcode: offers[index].aptcode, priceCents: offers[index].priceCents))
         }
         // A pharmacy's offers may come in several batches: it counts once.
         if !offers.isEmpty, lastOfferKey?.pharmacy != pharmacyID { offerPharmacyCount += 1 }
@@ -81,7 +81,7 @@ public final class SnapshotWriter {
         try rows.bind(pharmacyID, at: 1)
         var before = 0
         while try rows.step() {
-            offersDigest.remove(pharmacyID: pharmacyID, aptcode: rows.string(0) ?? "", priceCents: rows.int64(1))
+            offersDigest.remove(TableDigest.offer(pharmacyID: pharmacyID, aptcode: rows.string(0) ?? "", priceCents: rows.int64(1)))
             before += 1
         }
         rows.reset()
@@ -100,7 +100,7 @@ public final class SnapshotWriter {
         count.reset()
         for index in offers.indices {
             try insertOffer.write(pharmacyID: pharmacyID, offers[index...index])
-            offersDigest.add(pharmacyID: pharmacyID, aptcode: offers[index].aptcode, priceCents: offers[index].priceCents)
+            offersDigest.add(TableDigest.offer(pharmacyID: pharmacyID, aptcode: offers[index].aptcode, priceCents: offers[index].priceCents))
         }
         offerCount += offers.count
         if before == 0, !offers.isEmpty { offerPharmacyCount += 1 }
