@@ -1,45 +1,19 @@
 import IngestCore
 
-/// Every adapter this importer has, and the rule that picks one per file:
-/// by content; no claimant is `unrecognised`, two claimants is a
-/// configuration error that names both.
+/// The adapters of a run, and the rule that picks one per file: by content;
+/// no claimant is unrecognised (nil), two claimants is a configuration error
+/// that names both. Which adapters exist is not decided here: the pipeline's
+/// `BuiltInFormats` lists the built-in ones once, mapping files add theirs,
+/// and a test may add its own.
 public struct AdapterCatalog: Sendable {
-    public let stockAdapters: [any StockFeedAdapter]
-    public let registry = PharmacyRegistryAdapter()
-    public let reimbursementList = ReimbursementListAdapter()
-    public let atc = ATCAdapter()
-    public let icd10 = ICD10Adapter()
-    public let gs1 = GS1DatasheetAdapter()
-    public let medicineRegister = MedicineRegisterAdapter()
+    public let adapters: [any FeedAdapter]
 
-    public init(stockAdapters: [any StockFeedAdapter] = [RAXStockAdapter(), NoomStockAdapter()]) {
-        self.stockAdapters = stockAdapters
+    public init(_ adapters: [any FeedAdapter]) {
+        self.adapters = adapters
     }
 
-    /// The built-in adapters plus one per mapping file in `mappingsDirectory`.
-    public static func load(mappingsDirectory: String) throws(MappingError) -> AdapterCatalog {
-        let mapped: [any StockFeedAdapter] = try MappingLoader.loadAll(directory: mappingsDirectory).map { mapping in
-            switch mapping.layout {
-            case .delimited: return MappedCSVStockAdapter(mapping: mapping)
-            case .xml: return MappedXMLStockAdapter(mapping: mapping)
-            }
-        }
-        return AdapterCatalog(stockAdapters: [RAXStockAdapter(), NoomStockAdapter()] + mapped)
-    }
-
-    public var all: [any FeedAdapter] { stockAdapters + [registry, reimbursementList, atc, icd10, gs1, medicineRegister] }
-
-    /// The adapter a file is for.
-    public enum Claim: Sendable {
-        case stock(any StockFeedAdapter)
-        case pharmacyRegistry(PharmacyRegistryAdapter)
-        case reimbursementList(ReimbursementListAdapter)
-        case atc(ATCAdapter)
-        case icd10(ICD10Adapter)
-        case gs1(GS1DatasheetAdapter)
-        case medicineRegister(MedicineRegisterAdapter)
-        case unrecognised
-    }
+    /// The stock adapters of the catalogue, in its order.
+    public var stockAdapters: [any StockFeedAdapter] { adapters.compactMap { $0 as? any StockFeedAdapter } }
 
     public struct AmbiguousFile: Error, Sendable, CustomStringConvertible {
         public let file: String
@@ -49,15 +23,20 @@ public struct AdapterCatalog: Sendable {
         }
     }
 
-    public func claim(_ file: FeedFile) throws(AmbiguousFile) -> Claim {
-        var claims: [(String, Claim)] = stockAdapters.filter { $0.recognises(file) }.map { ($0.name, .stock($0)) }
-        if registry.recognises(file) { claims.append((registry.name, .pharmacyRegistry(registry))) }
-        if reimbursementList.recognises(file) { claims.append((reimbursementList.name, .reimbursementList(reimbursementList))) }
-        if atc.recognises(file) { claims.append((atc.name, .atc(atc))) }
-        if icd10.recognises(file) { claims.append((icd10.name, .icd10(icd10))) }
-        if gs1.recognises(file) { claims.append((gs1.name, .gs1(gs1))) }
-        if medicineRegister.recognises(file) { claims.append((medicineRegister.name, .medicineRegister(medicineRegister))) }
-        if claims.count > 1 { throw AmbiguousFile(file: file.name, adapters: claims.map(\.0)) }
-        return claims.first?.1 ?? .unrecognised
+    /// The adapter `file` is for; nil when none recognises it.
+    public func claim(_ file: FeedFile) throws(AmbiguousFile) -> (any FeedAdapter)? {
+        let claimants = adapters.filter { $0.recognises(file) }
+        if claimants.count > 1 { throw AmbiguousFile(file: file.name, adapters: claimants.map(\.name)) }
+        return claimants.first
+    }
+
+    /// One adapter per mapping file (`mappings/*.mapping.toml`).
+    public static func mappedAdapters(_ mappings: [StockFeedMapping]) -> [any StockFeedAdapter] {
+        mappings.map { mapping in
+            switch mapping.layout {
+            case .delimited: return MappedCSVStockAdapter(mapping: mapping)
+            case .xml: return MappedXMLStockAdapter(mapping: mapping)
+            }
+        }
     }
 }

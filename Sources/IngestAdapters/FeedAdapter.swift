@@ -1,38 +1,50 @@
 import IngestCore
 
-/// What a feed is for; decides where the pipeline sends its records.
-public enum FeedKind: String, Sendable, Codable, CaseIterable {
-    case stock
-    case pharmacyRegistry = "pharmacy_registry"
-    case reimbursementList = "reimbursement_list"
-    case atc
-    case icd10
-    case gs1
-    case medicineRegister = "medicine_register"
-}
-
-/// An adapter turns one kind of file into canonical records. It claims files
-/// by their content (`recognises`), never by name alone.
+/// The one thing every input format implements: which files it claims, what
+/// kind of records it makes, and how it parses a file into an output that
+/// can only accept or reject (`FeedOutput`), so `read = accepted + rejected`
+/// holds whatever the adapter does. Files are claimed by their content
+/// (`recognises`, on the sample), never by name alone; `parse` reads the
+/// input through `FeedFile.openStream()`, a file or bytes in memory alike.
+///
+/// An adapter never throws: a record it cannot take is a reject with its
+/// line and field; a file it cannot take is the output's `failure`.
 public protocol FeedAdapter: Sendable {
+    /// What one accepted record is: `StockOffer`, `ATCGroup`, …
+    associatedtype Record: LocatedRecord
+    /// What the file says of itself, when it says anything the pipeline
+    /// needs (a stock export's pharmacy and time, a list's validity date);
+    /// `NoHeader` when nothing.
+    associatedtype Header: Sendable = NoHeader
+
     /// Short, stable name used in reports and manifests (`rax`).
     var name: String { get }
     /// One line for `ingest adapters`: the format and what it is recognised by.
     var summary: String { get }
     var kind: FeedKind { get }
     func recognises(_ file: FeedFile) -> Bool
+    /// Parses the whole input; returns the header when it could be read.
+    func parse(_ file: FeedFile, into output: inout FeedOutput<Record>) -> Header?
+}
+
+/// The header of a format whose files say nothing of themselves the pipeline needs.
+public enum NoHeader: Sendable {}
+
+extension FeedAdapter {
+    /// Parses into a fresh output that keeps the records in memory: for
+    /// reference files (a few MB), tests and tools. A stock run gives its
+    /// output a sink instead.
+    public func parse(_ file: FeedFile) -> FeedOutput<Record> {
+        var output = FeedOutput<Record>(file: file.name)
+        _ = parse(file, into: &output)
+        return output
+    }
 }
 
 /// A pharmacy's nightly stock export, in whatever format.
-public protocol StockFeedAdapter: FeedAdapter {
+public protocol StockFeedAdapter: FeedAdapter where Record == StockOffer, Header == StockFeedHeader {
     /// Reads only the head of the file: enough to plan the run.
     func readHeader(_ file: FeedFile) throws(FeedFailure) -> StockFeedHeader
-    /// Parses the whole file. Never throws: problems become rejects or the
-    /// output's `failure`. The header is returned when it could be read.
-    func parse(_ file: FeedFile, into output: inout FeedOutput<StockOffer>) -> StockFeedHeader?
-}
-
-extension FeedAdapter {
-    public var kind: FeedKind { .stock }
 }
 
 /// A stock format whose records may each name their pharmacy: a chain's
@@ -50,4 +62,8 @@ public protocol ChainFeedAdapter: StockFeedAdapter {
 
 extension ChainFeedAdapter {
     public var pharmacyPerRecord: Bool { false }
+}
+
+extension StockFeedAdapter {
+    public var kind: FeedKind { .stock }
 }

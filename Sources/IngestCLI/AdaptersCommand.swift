@@ -15,9 +15,9 @@ struct AdaptersCommand: ParsableCommand {
     func run() throws {
         let catalog = try mappingsOptions.loadCatalog()
         // Columns as wide as their longest entry: a long mapping name or kind never runs into the next column.
-        let width = catalog.all.map(\.name.count).max() ?? 0
-        let kindWidth = catalog.all.map(\.kind.rawValue.count).max() ?? 0
-        for adapter in catalog.all {
+        let width = catalog.adapters.map(\.name.count).max() ?? 0
+        let kindWidth = catalog.adapters.map(\.kind.rawValue.count).max() ?? 0
+        for adapter in catalog.adapters {
             print(adapter.name.padding(toLength: width, withPad: " ", startingAt: 0) + "  "
                 + adapter.kind.rawValue.padding(toLength: kindWidth, withPad: " ", startingAt: 0) + "  " + adapter.summary)
         }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import IngestAdapters
+import IngestPipeline
 
 /// `--mappings`, shared by every command that needs the adapter catalog.
 struct MappingsOptions: ParsableArguments {
@@ -8,7 +9,7 @@ struct MappingsOptions: ParsableArguments {
 
     /// The catalog, or exit 78 with the mapping file and key at fault.
     func loadCatalog() throws -> AdapterCatalog {
-        do { return try AdapterCatalog.load(mappingsDirectory: mappings) } catch {
+        do { return try BuiltInFormats.catalog(mappingsDirectory: mappings) } catch {
             printError("ingest: configuration error: \(error)")
             throw ExitStatus.configuration.exitCode
         }

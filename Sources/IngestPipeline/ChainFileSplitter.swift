@@ -71,7 +71,7 @@ struct ChainFileSplitter {
         let output = chain.adapter.split(file, into: router)
         let parts = router.finish(fileFailure: output.failure)
         if let failure = router.spillFailure { throw failure }
-        let sha256 = PharmacyFeedParser.digest(file.path)
+        let sha256 = PharmacyFeedParser.digest(file)
         var split = Split()
         split.candidates = parts.map { part in
             StockFeedPlan.Candidate(file: file, adapter: chain.adapter, header: part.header, part: part, sha256: sha256)

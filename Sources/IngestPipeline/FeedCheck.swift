@@ -19,10 +19,12 @@ public struct FeedCheck {
     /// A report of the files: one line each (one per pharmacy for a chain file), rejects and warnings.
     public func run(files: [String], catalog: AdapterCatalog, rules: PatientPriceRules?) throws -> RunReport {
         var report = RunReport(dryRun: true)
-        let classified = FeedClassification(FeedInventory(files: files), catalog: catalog)
+        let classified = FeedClassification(FeedInventory(files: files), catalog: catalog,
+                                            referenceKinds: Set(BuiltInFormats.references.map { $0.kind }))
         report.feeds += classified.settled
         let asOfTime = ExportTimestamp.tallinnTime(asOf)
-        let reference = try ReferenceData.load(classified, catalog: catalog, runDate: asOfTime.localDate, previous: nil, report: &report)
+        let reference = try ReferenceData.load(classified, kinds: BuiltInFormats.references, runDate: asOfTime.localDate, previous: nil,
+                                               report: &report)
 
         report.cleanedUp = ScratchDirectory.removeAbandoned()
         let scratch = try ScratchDirectory(purpose: "check")
@@ -33,7 +35,7 @@ public struct FeedCheck {
         try report.rejects += chains.rejects
         try report.warnings += chains.warnings
 
-        let pricer = TierPricer(rules: rules ?? (classified.reimbursementLists.isEmpty ? nil : PatientPriceRules.statutory),
+        let pricer = TierPricer(rules: rules ?? ((classified.references[.reimbursementList] ?? []).isEmpty ? nil : PatientPriceRules.statutory),
                                 catalog: reference.reimbursement)
         let parser = PharmacyFeedParser(check: { pricer.problem(for: $0) }, gates: gates, asOf: asOfTime, spillPrefix: scratch.path + "/")
         for (index, task) in StockFeedPlan(classified.stock + chains.candidates).tasks.enumerated() {

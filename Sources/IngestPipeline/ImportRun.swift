@@ -75,16 +75,16 @@ public final class ImportRun {
             throw ImportError.mappingsDirectoryMissing(options.mappingsDirectory)
         }
         do {
-            catalog = try self.catalog ?? AdapterCatalog.load(mappingsDirectory: options.mappingsDirectory)
+            catalog = try self.catalog ?? BuiltInFormats.catalog(mappingsDirectory: options.mappingsDirectory)
             configuredRules = try PatientPriceRulesLoader.load(directory: options.mappingsDirectory)
         } catch let error as MappingError {
             throw ImportError.configuration(error.description)
         }
         let inventory = try FeedInventory(directory: options.feedsDirectory)
-        let files = FeedClassification(inventory, catalog: catalog)
+        let files = FeedClassification(inventory, catalog: catalog, referenceKinds: Set(BuiltInFormats.references.map { $0.kind }))
         report.feeds += files.settled
         var rules = configuredRules
-        if rules == nil, !files.reimbursementLists.isEmpty || !mappingsPresent {
+        if rules == nil, !(files.references[.reimbursementList] ?? []).isEmpty || !mappingsPresent {
             // A missing rules file must not stop tonight's prices: the statute's
             // periods (FEEDS.md §7) stand in, and the report says so.
             rules = PatientPriceRules.statutory
@@ -149,7 +149,7 @@ public final class ImportRun {
                                                message: "current (\(report.unreadableCurrent!)) cannot be read: nothing is carried over from it and no quality gate or check compares against it"))
         }
         report.previousVersion = previous?.version
-        let reference = try ReferenceData.load(files, catalog: setup.catalog, runDate: runDate, previous: previous, report: &report)
+        let reference = try ReferenceData.load(files, kinds: BuiltInFormats.references, runDate: runDate, previous: previous, report: &report)
         clock.lap("reference data")
         let splitter = ChainFileSplitter(spillPrefix: stagingPath + ".part-", threads: options.parseThreads, timeout: options.feedTimeout)
         defer { splitter.removeSpills() }
@@ -161,7 +161,7 @@ public final class ImportRun {
         let asOf = options.asOfTimestamp
         let plan = StockFeedPlan(files.stock + chains.candidates,
                                  current: previous?.currentStock(latestValid: asOf.epochSeconds + PharmacyFeedParser.futureTolerance) ?? [:])
-        let writer = try SnapshotWriter(path: stagingPath)
+        let writer = try SnapshotWriter(path: stagingPath, schema: BuiltInFormats.schema)
         let pricer = TierPricer(rules: setup.rules, catalog: reference.reimbursement)
         try load(plan, reference: reference, pricer: pricer, previous: previous, writer: writer, stagingPath: stagingPath, report: &report)
         clock.lap("stock feeds parsed and written")
@@ -173,8 +173,7 @@ public final class ImportRun {
             "importer_version": options.importerVersion,
             "run_date": runDate,
         ]
-        meta["reimbursement_valid_from"] = reference.reimbursementValidFrom
-        meta["medicine_register_valid_from"] = reference.registerValidFrom
+        meta.merge(reference.validFrom) { own, _ in own }
         try writer.writeMeta(meta)
         try writer.finish()
         // FTS5's integrity-check is an INSERT: on the writer's connection, before it closes.
@@ -271,12 +270,7 @@ public final class ImportRun {
             progress?(done, total)
         }
         try loader.finish(report: &report)
-        try writer.writeReimbursements(reference.reimbursement.rows, diagnoses: reference.diagnoses, legend: reference.legend)
-        try writer.writeICD10(reference.icd10)
-        try writer.writeATC(reference.atc)
-        try writer.writeGS1(reference.gs1Rows)
-        try writer.writeMedicineRegister(reference.registerRows)
-        try writer.deriveATCCounts()
+        try reference.write(to: writer, kinds: BuiltInFormats.references)
     }
 
     private func manifest(for report: RunReport, version: String, directory: SnapshotDirectory, snapshot: Manifest.SnapshotFile) -> Manifest {

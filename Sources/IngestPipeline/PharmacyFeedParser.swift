@@ -72,7 +72,7 @@ struct PharmacyFeedParser: Sendable {
         for (number, candidate) in task.candidates.enumerated() {
             let file = candidate.file
             var feed = FeedResult(
-                file: file.name, size: file.size, sha256: candidate.sha256 ?? Self.digest(file.path), kind: FeedKind.stock.rawValue,
+                file: file.name, size: file.size, sha256: candidate.sha256 ?? Self.digest(file), kind: FeedKind.stock.rawValue,
                 adapter: candidate.adapter.name, outcome: .loaded)
             feed.pharmacyID = candidate.pharmacyID
             feed.exportedAt = candidate.header?.exportedAt.iso8601
@@ -195,9 +195,11 @@ struct PharmacyFeedParser: Sendable {
         return "\(tenths / 10).\(tenths % 10)"
     }
 
-    /// Empty when the file cannot be read any more; the manifest then shows it.
-    static func digest(_ path: String) -> String {
-        (try? FileDigest.sha256(path: path)) ?? ""
+    /// Empty when the file cannot be read any more: the file's own line then
+    /// says why (its parse fails the same way), and the manifest shows the gap.
+    static func digest(_ file: FeedFile) -> String {
+        guard let stream = try? file.openStream() else { return "" }
+        return (try? FileDigest.sha256 { buffer, count in try stream.read(into: buffer, count: count) }) ?? ""
     }
 }
 

@@ -8,12 +8,18 @@ public enum FileDigest {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw POSIXFailure(operation: "open", path: path) }
         defer { close(descriptor) }
+        return try sha256 { buffer, count in try FileIO.read(descriptor, into: buffer, count: count, path: path) }
+    }
+
+    /// SHA-256 of what `read` hands over (up to `count` bytes into the
+    /// buffer per call, 0 at the end): a feed's stream, whatever holds it.
+    public static func sha256(read: (UnsafeMutableRawPointer, Int) throws -> Int) throws -> String {
         var hasher = SHA256()
         let chunkSize = 1 << 20
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 16)
         defer { buffer.deallocate() }
         while true {
-            let count = try FileIO.read(descriptor, into: buffer.baseAddress!, count: chunkSize, path: path)
+            let count = try read(buffer.baseAddress!, chunkSize)
             if count == 0 { break }
             hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
         }

@@ -31,7 +31,12 @@ public final class SnapshotWriter {
         public var description: String { "offers arrived out of key order: \(next) after \(previous)" }
     }
 
-    public init(path: String) throws {
+    public let schema: SnapshotSchema
+
+    /// A new snapshot file at `path` with `schema`'s tables (the core tables
+    /// alone unless told: the pipeline adds its reference kinds').
+    public init(path: String, schema: SnapshotSchema = SnapshotSchema(adding: [])) throws {
+        self.schema = schema
         database = try SQLiteDatabase(path: path)
         try database.execute("""
             PRAGMA journal_mode = OFF;
@@ -40,7 +45,7 @@ public final class SnapshotWriter {
             PRAGMA cache_size = -16384;
             PRAGMA locking_mode = EXCLUSIVE;
             """)
-        try database.execute(SnapshotSchema.tables)
+        try database.execute(schema.createSQL)
         try database.execute("BEGIN")
         insertOffers = try OfferBatchInsert(database: database, rows: OfferBatchInsert.batchRows)
         insertOffer = try OfferBatchInsert(database: database, rows: 1)
@@ -160,11 +165,11 @@ public final class SnapshotWriter {
         // CREATE INDEX offers_by_item on the bench snapshot, sqlite3 3.40,
         // three runs each, 2.0-2.75 s against 2.85-3.0 s (4 MB: 2.2-2.35 s).
         try database.execute("PRAGMA cache_size = -8192")
-        try database.execute(SnapshotSchema.indexes)
+        try database.execute(schema.indexSQL)
         try database.execute("INSERT INTO items_search(items_search) VALUES ('optimize')")
         try database.execute("COMMIT")
         // ANALYZE of any table creates sqlite_stat1, which takes the offers rows below.
-        for table in SnapshotSchema.analysedTables { try database.execute("ANALYZE \(table)") }
+        for table in schema.analysedTables { try database.execute("ANALYZE \(table)") }
         try database.execute("DELETE FROM sqlite_stat1 WHERE tbl = 'offers'")
         guard offerCount > 0 else { return }
         let perPharmacy = (offerCount + offerPharmacyCount - 1) / max(1, offerPharmacyCount)
@@ -177,7 +182,7 @@ public final class SnapshotWriter {
 
     public func rowCounts() throws -> [String: Int] {
         var counts: [String: Int] = [:]
-        for table in SnapshotSchema.countedTables {
+        for table in schema.countedTables {
             counts[table] = Int(try database.scalarInt("SELECT count(*) FROM \(table)") ?? 0)
         }
         return counts

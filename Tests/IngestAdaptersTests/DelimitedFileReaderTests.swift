@@ -5,10 +5,8 @@ import Testing
 
 @Suite struct DelimitedFileReaderTests {
     private func rows(_ bytes: [UInt8], delimiter: Character = ",") throws -> [(Int, [String])] {
-        let directory = TemporaryDirectory()
-        let path = directory.write("f.csv", bytes: bytes)
         var result: [(Int, [String])] = []
-        try DelimitedFileReader(delimiter: delimiter.asciiValue!).read(path: path) { row in
+        try DelimitedFileReader(delimiter: delimiter.asciiValue!).read(FeedFile(name: "f.csv", bytes: bytes)) { row in
             result.append((row.line, row.fields.map { String(decoding: $0, as: UTF8.self) }))
         }
         return result

@@ -4,10 +4,8 @@ import Testing
 
 @Suite struct LineReaderTests {
     private func lines(_ bytes: [UInt8], max: Int = 100, chunk: Int = 16) throws -> [String] {
-        let directory = TemporaryDirectory()
-        let path = directory.write("f", bytes: bytes)
         var result: [String] = []
-        try LineReader(path: path, maxLineLength: max, chunkSize: chunk).forEachLine { line, number in
+        try LineReader(file: FeedFile(name: "f", bytes: bytes), maxLineLength: max, chunkSize: chunk).forEachLine { line, number in
             switch line {
             case .text(let bytes): result.append("\(number):\(String(decoding: bytes, as: UTF8.self))")
             case .tooLong(let length): result.append("\(number):TOO LONG \(length)")

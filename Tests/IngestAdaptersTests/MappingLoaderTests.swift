@@ -89,7 +89,7 @@ import Testing
         let directory = TemporaryDirectory()
         directory.write("mappings/a.mapping.toml", text: Self.valid)
         directory.write("mappings/b.mapping.toml", text: Self.valid)
-        let catalog = try AdapterCatalog.load(mappingsDirectory: "\(directory.path)/mappings")
+        let catalog = AdapterCatalog(AdapterCatalog.mappedAdapters(try MappingLoader.loadAll(directory: "\(directory.path)/mappings")))
         let path = directory.write("chain_1.csv", text: "shop;code;name;price;qty;date\n")
         #expect {
             _ = try catalog.claim(FeedFile.open(path: path, name: "chain_1.csv"))

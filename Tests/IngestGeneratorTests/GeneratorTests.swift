@@ -100,7 +100,7 @@ import Testing
                                                               asOf: Date(timeIntervalSince1970: 1_763_704_800))).run()
             let query = try SnapshotQuery(try #require(report.snapshotPath))
             var result: [String: [[String?]]] = [:]
-            for table in SnapshotSchema.countedTables {
+            for table in BuiltInFormats.schema.countedTables {
                 let columns = query.rows("SELECT count(*) FROM pragma_table_info('\(table)')").first?.first.flatMap { $0.flatMap(Int.init) } ?? 1
                 result[table] = query.rows("SELECT * FROM \(table) ORDER BY " + (1...columns).map(String.init).joined(separator: ", "))
             }

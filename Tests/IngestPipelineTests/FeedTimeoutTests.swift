@@ -40,7 +40,7 @@ import Testing
             var options = ImportOptions(feedsDirectory: feeds, snapshotsDirectory: "\(temporary.path)/snapshots",
                                         mappingsDirectory: RepositoryFiles.mappingsDirectory, parseThreads: 2)
             options.feedTimeout = 0.5
-            return try ImportRun(options: options, catalog: AdapterCatalog(stockAdapters: [StallingRAXAdapter(release: release)])).run()
+            return try ImportRun(options: options, catalog: AdapterCatalog([StallingRAXAdapter(release: release)])).run()
         }
         for pharmacy in ["1", "2", "3"] { rax("rax_\(pharmacy).txt", pharmacy: pharmacy, exported: "20240101T1200", price: "1,00") }
         let first = try run()

@@ -58,7 +58,7 @@ struct RealDataTests {
         // One row per (code, DDD, route): the groups are the distinct codes, each with one name.
         var names: [(code: String, name: String)] = []
         var seen = Set<String>()
-        try DelimitedFileReader(delimiter: UInt8(ascii: ",")).read(path: RealData.path("atc/WHO ATC-DDD 2026-04-25.csv")) { row in
+        try DelimitedFileReader(delimiter: UInt8(ascii: ",")).read(try FeedFile.open(path: RealData.path("atc/WHO ATC-DDD 2026-04-25.csv"), name: "real")) { row in
             let fields = row.fields.map { String(decoding: $0, as: UTF8.self) }
             guard row.line > 1, seen.insert(fields[0]).inserted else { return }
             names.append((fields[0], fields[1]))
@@ -108,7 +108,7 @@ struct RealDataTests {
     @Test func whoICD10MetaDataLoadsEveryCodeAndChecksTheListsDiagnoses() throws {
         // CODES.TXT: Windows-1252, `;`, CODE is field 7 (A00, A00.0), TITLE field 9.
         var rows: [(code: String, title: String)] = []
-        try DelimitedFileReader(delimiter: UInt8(ascii: ";"), quote: 0, encoding: "windows-1252").read(path: RealData.path("icd10/codes.txt")) { row in
+        try DelimitedFileReader(delimiter: UInt8(ascii: ";"), quote: 0, encoding: "windows-1252").read(try FeedFile.open(path: RealData.path("icd10/codes.txt"), name: "real")) { row in
             let fields = row.fields.map { String(decoding: $0, as: UTF8.self) }
             guard row.line > 1 else { return }
             rows.append((fields[6], fields[8]))
@@ -264,7 +264,7 @@ struct RealDataTests {
         if name.hasSuffix("_crlf") { csv = Array(String(decoding: csv, as: UTF8.self).replacingOccurrences(of: "\n", with: "\r\n").utf8) }
         let temporary = TemporaryDirectory()
         var rows: [[String]] = []
-        try DelimitedFileReader(encoding: latin1 ? "ISO-8859-1" : nil).read(path: temporary.write("\(name).csv", bytes: csv)) { row in
+        try DelimitedFileReader(encoding: latin1 ? "ISO-8859-1" : nil).read(try FeedFile.open(path: temporary.write("\(name).csv", bytes: csv), name: "real")) { row in
             rows.append(row.fields.map { String(decoding: $0, as: UTF8.self) })
         }
         let header = try #require(rows.first)

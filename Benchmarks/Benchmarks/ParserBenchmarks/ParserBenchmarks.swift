@@ -56,11 +56,12 @@ struct ParserFeeds {
             do {
                 _ = try FeedGenerator(options: .init(pharmacies: 1, items: 20_000, seed: 7, formats: [format], rulesSource: rules))
                     .generate(into: out)
-                let catalog = try AdapterCatalog.load(mappingsDirectory: "\(out)/mappings")
+                let catalog = AdapterCatalog([RAXStockAdapter(), NoomStockAdapter()]
+                    + AdapterCatalog.mappedAdapters(try MappingLoader.loadAll(directory: "\(out)/mappings")))
                 let names = try FileManager.default.contentsOfDirectory(atPath: "\(out)/feeds").sorted()
                 for name in names {
                     let file = try FeedFile.open(path: "\(out)/feeds/\(name)", name: name)
-                    if case .stock(let adapter) = try catalog.claim(file) {
+                    if let adapter = try catalog.claim(file) as? any StockFeedAdapter {
                         feeds.append(Feed(format: format.rawValue, file: file, adapter: adapter))
                     }
                 }

@@ -3,9 +3,10 @@ import IngestAdapters
 import IngestCore
 
 /// One libFuzzer entry point for every parser; `INGEST_FUZZ_TARGET` picks
-/// which. Each input is written to a scratch file (adapters read files, as
-/// in a run) and parsed; beyond "no crash, no hang, no sanitizer report" it
-/// checks the invariant every adapter promises: read = accepted + rejected.
+/// which. Each input is handed to the adapter as bytes in memory (a
+/// `FeedFile` needs no file) and parsed; beyond "no crash, no hang, no
+/// sanitizer report" it checks the invariant every adapter promises:
+/// read = accepted + rejected.
 enum FuzzTarget: String, CaseIterable {
     case rax, noom, csv, xml, registry, reimbursement, diagnosis, atc, icd10, gs1, register, chain
 }
@@ -35,16 +36,20 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         }
         return 0
     }
-    let path = scratch + ".\(target.rawValue)"
-    FileManager.default.createFile(atPath: path, contents: Data(bytes))
-    guard let file = try? FeedFile.open(path: path, name: "fuzz") else { return 0 }
-    func stock(_ adapter: some StockFeedAdapter) {
+    let file = FeedFile(name: "fuzz", bytes: bytes)
+    /// Any adapter, through the one protocol.
+    @discardableResult
+    func parse<Adapter: FeedAdapter>(_ adapter: Adapter) -> FeedOutput<Adapter.Record> {
         _ = adapter.recognises(file)
-        _ = try? adapter.readHeader(file)
-        var output = FeedOutput<StockOffer>(file: "fuzz")
-        _ = adapter.parse(file, into: &output)
+        let output = adapter.parse(file)
         check(output)
-        for offer in output.records { precondition(offer.priceCents >= 0 && (offer.quantity ?? 0) >= 0 && !offer.aptcode.isEmpty) }
+        return output
+    }
+    func stock(_ adapter: some StockFeedAdapter) {
+        _ = try? adapter.readHeader(file)
+        for offer in parse(adapter).records {
+            precondition(offer.priceCents >= 0 && (offer.quantity ?? 0) >= 0 && !offer.aptcode.isEmpty)
+        }
     }
     /// A chain file split by pharmacy: every row ends in one part or in the file's own output, and each part replays whole.
     func chain(_ adapter: MappedCSVStockAdapter) {
@@ -63,12 +68,12 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     case .noom: stock(NoomStockAdapter())
     case .csv: stock(MappedCSVStockAdapter(mapping: csvMapping))
     case .xml: stock(MappedXMLStockAdapter(mapping: xmlMapping))
-    case .registry: check(PharmacyRegistryAdapter().parse(file))
-    case .reimbursement: check(ReimbursementListAdapter().parse(file).output)
-    case .atc: check(ATCAdapter().parse(file))
-    case .icd10: check(ICD10Adapter().parse(file))
-    case .gs1: check(GS1DatasheetAdapter().parse(file))
-    case .register: check(MedicineRegisterAdapter().parse(file))
+    case .registry: parse(PharmacyRegistryAdapter())
+    case .reimbursement: parse(ReimbursementListAdapter())
+    case .atc: parse(ATCAdapter())
+    case .icd10: parse(ICD10Adapter())
+    case .gs1: parse(GS1DatasheetAdapter())
+    case .register: parse(MedicineRegisterAdapter())
     case .chain: chain(MappedCSVStockAdapter(mapping: csvMapping))
     case .diagnosis: break
     }

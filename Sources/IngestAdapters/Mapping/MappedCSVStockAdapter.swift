@@ -83,7 +83,7 @@ public struct MappedCSVStockAdapter: ChainFeedAdapter {
         var headerFailure: FeedFailure?
         var result = output
         do {
-            try DelimitedFileReader(delimiter: delimiter, quote: quote, encoding: mapping.encoding).read(path: file.path) { row in
+            try DelimitedFileReader(delimiter: delimiter, quote: quote, encoding: mapping.encoding).read(file) { row in
                 if hasHeader, headerCount == nil {
                     var columnIndex: [String: Int] = [:]
                     for index in 0..<row.count {

@@ -32,7 +32,7 @@ public struct MappedXMLStockAdapter: ChainFeedAdapter {
     public func readHeader(_ file: FeedFile) throws(FeedFailure) -> StockFeedHeader {
         let parser = StreamingXMLParser()
         let reader = MappedXMLReader(adapter: self, file: file.name, parser: parser, headerOnly: true)
-        do { try parser.parse(path: file.path, handler: reader) } catch where reader.records.header != nil {}
+        do { try parser.parse(file, handler: reader) } catch where reader.records.header != nil {}
         guard let header = reader.records.header else {
             throw reader.records.headerProblem ?? FeedFailure(reason: .badHeader, message: "no <\(record.element)> record to take the pharmacy and export date from")
         }
@@ -47,7 +47,7 @@ public struct MappedXMLStockAdapter: ChainFeedAdapter {
     public func split(_ file: FeedFile, into router: ChainRouter) -> FeedOutput<StockOffer> {
         let parser = StreamingXMLParser()
         let reader = MappedXMLReader(adapter: self, file: file.name, parser: parser, headerOnly: false, router: router)
-        do { try parser.parse(path: file.path, handler: reader) } catch { reader.output.failure = error }
+        do { try parser.parse(file, handler: reader) } catch { reader.output.failure = error }
         return reader.output
     }
 
@@ -55,7 +55,7 @@ public struct MappedXMLStockAdapter: ChainFeedAdapter {
         let parser = StreamingXMLParser()
         let reader = MappedXMLReader(adapter: self, file: file.name, parser: parser, headerOnly: false)
         reader.output = output
-        do { try parser.parse(path: file.path, handler: reader) } catch { reader.output.failure = error }
+        do { try parser.parse(file, handler: reader) } catch { reader.output.failure = error }
         if reader.output.failure == nil, let problem = reader.records.headerProblem { reader.output.failure = problem }
         if reader.output.failure == nil, reader.output.read == 0 {
             reader.output.failure = FeedFailure(reason: .badHeader, message: "the feed has no <\(record.element)> records")

@@ -31,7 +31,7 @@ enum CodeListKind {
     static func rows(_ file: FeedFile, into output: inout some RowSink) {
         do {
             var headerSeen = false
-            try DelimitedFileReader(delimiter: UInt8(ascii: ";")).read(path: file.path) { row in
+            try DelimitedFileReader(delimiter: UInt8(ascii: ";")).read(file) { row in
                 if !headerSeen { headerSeen = true; return }
                 let code = String(validating: row.fields[0], as: UTF8.self)
                 // The key names the row wherever the code could be read.
@@ -84,7 +84,7 @@ public struct ATCAdapter: FeedAdapter {
         return (0..<bytes.count).allSatisfy { shape[$0]($0) } ? level : nil
     }
 
-    public func parse(_ file: FeedFile) -> FeedOutput<ATCGroup> {
+    public func parse(_ file: FeedFile, into output: inout FeedOutput<ATCGroup>) -> NoHeader? {
         struct Collector: RowSink {
             var rows: [(code: String, name: String, line: Int)] = []
             var early: [Reject] = []
@@ -115,7 +115,6 @@ public struct ATCAdapter: FeedAdapter {
             accepted[row.code] = group
             verdicts[index] = .accepted(group)
         }
-        var output = FeedOutput<ATCGroup>(file: file.name)
         var results: [(line: Int, verdict: Verdict)] = collector.early.map { ($0.line, .rejected($0)) }
         results += collector.rows.indices.map { (collector.rows[$0].line, verdicts[$0]!) }
         for (_, verdict) in results.sorted(by: { $0.line < $1.line }) {
@@ -125,7 +124,7 @@ public struct ATCAdapter: FeedAdapter {
             }
         }
         output.failure = collector.failure
-        return output
+        return nil
     }
 }
 
@@ -139,7 +138,7 @@ public struct ICD10Adapter: FeedAdapter {
 
     public func recognises(_ file: FeedFile) -> Bool { CodeListKind.sniff(file) == .icd10 }
 
-    public func parse(_ file: FeedFile) -> FeedOutput<ICD10Code> {
+    public func parse(_ file: FeedFile, into output: inout FeedOutput<ICD10Code>) -> NoHeader? {
         struct Sink: RowSink {
             var output: FeedOutput<ICD10Code>
             var seen = Set<String>()
@@ -157,8 +156,9 @@ public struct ICD10Adapter: FeedAdapter {
             }
             mutating func fail(_ failure: FeedFailure) { output.failure = failure }
         }
-        var sink = Sink(output: FeedOutput(file: file.name))
+        var sink = Sink(output: output)
         CodeListKind.rows(file, into: &sink)
-        return sink.output
+        output = sink.output
+        return nil
     }
 }

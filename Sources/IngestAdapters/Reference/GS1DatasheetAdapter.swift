@@ -18,18 +18,17 @@ public struct GS1DatasheetAdapter: FeedAdapter {
         XMLSniffer.rootIs("tradeItemDatasheet", namespace: "\(Self.namespace)", in: file.sampleWithoutBOM)
     }
 
-    public func parse(_ file: FeedFile) -> FeedOutput<GS1TradeItem> {
+    public func parse(_ file: FeedFile, into output: inout FeedOutput<GS1TradeItem>) -> NoHeader? {
         let parser = StreamingXMLParser()
         let reader = GS1Reader(parser: parser)
-        var output = FeedOutput<GS1TradeItem>(file: file.name)
         do {
-            try parser.parse(path: file.path, handler: reader)
+            try parser.parse(file, handler: reader)
         } catch {
             output.failure = error
         }
         check(reader.items, into: &output)
         if output.failure != nil { output = output.rejectingAll() }
-        return output
+        return nil
     }
 
     private enum Verdict { case accepted(GS1TradeItem), rejected(RejectReason, String, String) }

@@ -33,13 +33,12 @@ public struct MedicineRegisterAdapter: FeedAdapter {
         return String(fileName[range])
     }
 
-    public func parse(_ file: FeedFile) -> FeedOutput<MedicinePackage> {
-        var output = FeedOutput<MedicinePackage>(file: file.name)
+    public func parse(_ file: FeedFile, into output: inout FeedOutput<MedicinePackage>) -> NoHeader? {
         var columns: [String: Int] = [:]
         var headerCount = 0
         var seen = Set<String>()
         do {
-            try DelimitedFileReader(delimiter: UInt8(ascii: ";")).read(path: file.path) { row in
+            try DelimitedFileReader(delimiter: UInt8(ascii: ";")).read(file) { row in
                 guard headerCount > 0 else {
                     for (index, field) in row.fields.enumerated() {
                         columns[String(decoding: field, as: UTF8.self).trimmed.lowercased()] = index
@@ -57,7 +56,7 @@ public struct MedicineRegisterAdapter: FeedAdapter {
         } catch {
             output.failure = FeedFailure(reason: .unreadable, message: "\(error)")
         }
-        return output
+        return nil
     }
 
     private func read(_ row: DelimitedFileReader.Row, columns: [String: Int], headerCount: Int, seen: inout Set<String>,

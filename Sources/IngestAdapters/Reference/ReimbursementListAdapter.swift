@@ -16,19 +16,21 @@ public struct ReimbursementListAdapter: FeedAdapter {
         XMLSniffer.rootIs("reimbursementList", namespace: nil, in: file.sampleWithoutBOM)
     }
 
-    /// The list and the date it is valid from (nil when the attribute is missing or bad).
-    public func parse(_ file: FeedFile) -> (output: FeedOutput<ReimbursementEntry>, validFrom: String?) {
+    /// The list; its header is the date it is valid from (nil when the
+    /// attribute is missing or bad, which rejects the file).
+    public func parse(_ file: FeedFile, into output: inout FeedOutput<ReimbursementEntry>) -> String? {
         let parser = StreamingXMLParser()
-        let reader = ReimbursementListReader(file: file.name, parser: parser)
+        let reader = ReimbursementListReader(output: output, parser: parser)
+        defer { output = reader.output }
         do {
-            try parser.parse(path: file.path, handler: reader)
+            try parser.parse(file, handler: reader)
         } catch {
             reader.output.failure = error
         }
         if reader.output.failure == nil, reader.validFrom == nil {
             reader.output.failure = FeedFailure(reason: .badHeader, message: "reimbursementList has no validFrom date (yyyy-MM-dd)", line: 1)
         }
-        return (reader.output, reader.validFrom)
+        return reader.validFrom
     }
 }
 
@@ -56,8 +58,8 @@ final class ReimbursementListReader: XMLStreamHandler {
     /// reference copies out a retained one.
     let parser: StreamingXMLParser
 
-    init(file: String, parser: StreamingXMLParser) {
-        output = FeedOutput(file: file)
+    init(output: FeedOutput<ReimbursementEntry>, parser: StreamingXMLParser) {
+        self.output = output
         self.parser = parser
     }
 

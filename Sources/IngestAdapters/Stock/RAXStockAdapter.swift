@@ -27,7 +27,7 @@ public struct RAXStockAdapter: StockFeedAdapter {
     }
 
     /// What the `H` record declares.
-    struct Header {
+    struct HeaderLine {
         var header: StockFeedHeader
         var version: String
         var itemFieldCount: Int?
@@ -40,7 +40,7 @@ public struct RAXStockAdapter: StockFeedAdapter {
         return try result.get().header
     }
 
-    func parseHeader(_ line: UnsafeBufferPointer<UInt8>) -> Result<Header, FeedFailure> {
+    func parseHeader(_ line: UnsafeBufferPointer<UInt8>) -> Result<HeaderLine, FeedFailure> {
         let fields = ByteFields(line, separator: UInt8(ascii: ";"))
         guard fields.count == 7, fields.trimmed(0).asciiString == "H", fields.trimmed(1).asciiString == "RAX" else {
             return .failure(FeedFailure(reason: .badHeader, message: "header must be H;RAX;version;pharmacy id;name;exported at;currency (7 fields), found \(fields.count)", line: 1))
@@ -59,7 +59,7 @@ public struct RAXStockAdapter: StockFeedAdapter {
         }
         let currencyText = fields.trimmed(6).asciiString
         let currency = Currency(code: currencyText).flatMap { [.eur, .eek].contains($0) ? $0 : nil }
-        return .success(Header(
+        return .success(HeaderLine(
             header: StockFeedHeader(pharmacyID: pharmacyID, pharmacyName: name.isEmpty ? nil : name,
                                     exportedAt: exportedAt, format: "RAX \(version)"),
             version: version,
@@ -70,7 +70,7 @@ public struct RAXStockAdapter: StockFeedAdapter {
     public func parse(_ file: FeedFile, into output: inout FeedOutput<StockOffer>) -> StockFeedHeader? {
         var state = ParseState()
         do {
-            try LineReader(path: file.path, maxLineLength: maxLineLength).forEachLine { line, number in
+            try LineReader(file: file, maxLineLength: maxLineLength).forEachLine { line, number in
                 try consume(line, number: number, state: &state, output: &output)
             }
         } catch let failure as FeedFailure {
@@ -87,7 +87,7 @@ public struct RAXStockAdapter: StockFeedAdapter {
     }
 
     private struct ParseState {
-        var header: Header?
+        var header: HeaderLine?
         var itemLines = 0
         var quantitySum: Int128 = 0
         var trailer: (items: Int128, quantity: Int128, line: Int)?

@@ -134,11 +134,10 @@ public final class DelimitedFileReader {
         }
     }
 
-    /// Streams `path` through libcsv; `onRow` may throw to stop early.
+    /// Streams `file` through libcsv; `onRow` may throw to stop early.
     /// Malformed quoting or an oversized field is a `FeedFailure` with the line.
-    public func read(path: String, onRow: (Row) throws -> Void) throws {
-        let descriptor = try FeedPath.openForReading(path)
-        defer { close(descriptor) }
+    public func read(_ file: FeedFile, onRow: (Row) throws -> Void) throws {
+        let stream = try file.openStream()
         let chunkSize = 256 * 1024
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 1)
         defer { buffer.deallocate() }
@@ -149,10 +148,7 @@ public final class DelimitedFileReader {
         var want = Self.firstChunkSize
         try parse(onRow: onRow) { feed in
             while true {
-                let count: Int
-                do throws(POSIXFailure) { count = try FileIO.read(descriptor, into: buffer.baseAddress!, count: want, path: path) } catch {
-                    throw FeedFailure(reason: .unreadable, message: "read failed: \(String(cString: strerror(error.code)))")
-                }
+                let count = try stream.read(into: buffer.baseAddress!, count: want)
                 want = chunkSize
                 if count == 0 { return }
                 try feed(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))

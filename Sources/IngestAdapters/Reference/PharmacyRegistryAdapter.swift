@@ -20,12 +20,11 @@ public struct PharmacyRegistryAdapter: FeedAdapter {
         return Self.required.allSatisfy(columns.contains) && columns.contains("region")
     }
 
-    public func parse(_ file: FeedFile) -> FeedOutput<PharmacyRecord> {
-        var output = FeedOutput<PharmacyRecord>(file: file.name)
+    public func parse(_ file: FeedFile, into output: inout FeedOutput<PharmacyRecord>) -> NoHeader? {
         var columns: [String: Int] = [:]
         var seen = Set<String>()
         do {
-            try DelimitedFileReader(delimiter: UInt8(ascii: ",")).read(path: file.path) { row in
+            try DelimitedFileReader(delimiter: UInt8(ascii: ",")).read(file) { row in
                 if row.line == 1 || columns.isEmpty {
                     for (index, field) in row.fields.enumerated() {
                         columns[String(decoding: field, as: UTF8.self).trimmed.lowercased()] = index
@@ -42,7 +41,7 @@ public struct PharmacyRegistryAdapter: FeedAdapter {
         } catch {
             output.failure = FeedFailure(reason: .unreadable, message: "\(error)")
         }
-        return output
+        return nil
     }
 
     private func readRow(_ row: DelimitedFileReader.Row, columns: [String: Int], seen: inout Set<String>, output: inout FeedOutput<PharmacyRecord>) {

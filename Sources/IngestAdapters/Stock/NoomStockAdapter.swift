@@ -24,7 +24,7 @@ public struct NoomStockAdapter: StockFeedAdapter {
         let parser = StreamingXMLParser()
         let reader = NoomReader(file: file.name, parser: parser, headerOnly: true)
         do {
-            try parser.parse(path: file.path, handler: reader)
+            try parser.parse(file, handler: reader)
         } catch where reader.header != nil {
             // The header was complete before the document went wrong; the full parse reports it.
         }
@@ -39,7 +39,7 @@ public struct NoomStockAdapter: StockFeedAdapter {
         let reader = NoomReader(file: file.name, parser: parser, headerOnly: false)
         reader.output = output
         do {
-            try parser.parse(path: file.path, handler: reader)
+            try parser.parse(file, handler: reader)
             reader.finish()
         } catch {
             reader.output.failure = error

@@ -14,12 +14,12 @@ public struct LineReader {
         case tooLong(bytesSeen: Int)
     }
 
-    public let path: String
+    public let file: FeedFile
     public let maxLineLength: Int
     public let chunkSize: Int
 
-    public init(path: String, maxLineLength: Int = 64 * 1024, chunkSize: Int = 256 * 1024) {
-        self.path = path
+    public init(file: FeedFile, maxLineLength: Int = 64 * 1024, chunkSize: Int = 256 * 1024) {
+        self.file = file
         self.maxLineLength = maxLineLength
         self.chunkSize = max(chunkSize, maxLineLength + 1)
     }
@@ -27,8 +27,7 @@ public struct LineReader {
     /// Calls `body` with each line and its 1-based number. A final line
     /// without a terminator is a line too.
     public func forEachLine(_ body: (Line, Int) throws -> Void) throws {
-        let descriptor = try FeedPath.openForReading(path)
-        defer { close(descriptor) }
+        let stream = try file.openStream()
         let buffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: chunkSize)
         defer { buffer.deallocate() }
         guard let base = buffer.baseAddress else { return }
@@ -40,8 +39,8 @@ public struct LineReader {
         var endOfFile = false
         while !endOfFile {
             let count: Int
-            do { count = try FileIO.read(descriptor, into: base + filled, count: chunkSize - filled, path: path) } catch {
-                throw FeedFailure(reason: .unreadable, message: "read failed: \(String(cString: strerror(error.code)))", line: lineNumber + 1)
+            do { count = try stream.read(into: base + filled, count: chunkSize - filled) } catch {
+                throw FeedFailure(reason: error.reason, message: error.message, line: lineNumber + 1)
             }
             if count == 0 { endOfFile = true }
             filled += count

@@ -107,17 +107,17 @@ public final class StreamingXMLParser {
         var firstError: (message: String, line: Int)?
 
         /// The file, read in chunks libxml2 takes from in pieces of about 4 KB.
-        let descriptor: Int32
+        let stream: FeedByteStream
         let buffer = UnsafeMutableRawPointer.allocate(byteCount: StreamingXMLParser.chunkSize, alignment: 16)
         var bufferStart = 0
         var bufferEnd = 0
         var nextRead = StreamingXMLParser.firstChunkSize
-        var readErrno: Int32?
+        var readFailure: FeedFailure?
 
-        init(handler: XMLStreamHandler, text: XMLTextCapture, descriptor: Int32) {
+        init(handler: XMLStreamHandler, text: XMLTextCapture, stream: FeedByteStream) {
             self.handler = handler
             self.text = text
-            self.descriptor = descriptor
+            self.stream = stream
         }
 
         deinit { buffer.deallocate() }
@@ -126,8 +126,8 @@ public final class StreamingXMLParser {
         func read(into destination: UnsafeMutableRawPointer, length: Int) -> Int32 {
             if bufferStart == bufferEnd {
                 let count: Int
-                do { count = try FileIO.read(descriptor, into: buffer, count: nextRead, path: "") } catch {
-                    readErrno = error.code
+                do { count = try stream.read(into: buffer, count: nextRead) } catch {
+                    readFailure = error
                     return -1
                 }
                 // A small first chunk: a header reader stops after a few elements.
@@ -172,11 +172,8 @@ public final class StreamingXMLParser {
     /// rather than being pushed chunks: the push parser scans ahead for the end
     /// of every tag and text before it parses them, about an eighth of its
     /// instructions on a Noom feed (callgrind, 3 feeds: 417 M against 365 M).
-    public func parse(path: String, handler: XMLStreamHandler) throws(FeedFailure) {
-        let descriptor = try FeedPath.openForReading(path)
-        defer { close(descriptor) }
-
-        let context = Context(handler: handler, text: text, descriptor: descriptor)
+    public func parse(_ file: FeedFile, handler: XMLStreamHandler) throws(FeedFailure) {
+        let context = Context(handler: handler, text: text, stream: try file.openStream())
         text.end()
         self.context = context
         defer { self.context = nil }
@@ -201,8 +198,8 @@ public final class StreamingXMLParser {
             throw FeedFailure(reason: .unsafeXML, message: reason, line: context.line)
         }
         if let failure = context.limitExceeded { throw failure }
-        if let failed = context.readErrno {
-            throw FeedFailure(reason: .unreadable, message: "read failed: \(String(cString: strerror(failed)))", line: context.line)
+        if let failed = context.readFailure {
+            throw FeedFailure(reason: failed.reason, message: failed.message, line: context.line)
         }
         if context.stoppedByHandler { return }
         if code != 0 || parser.pointee.wellFormed == 0 {

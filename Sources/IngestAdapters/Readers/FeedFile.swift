@@ -1,11 +1,17 @@
 import Foundation
 
-/// A file found in the feeds folder, with the first bytes adapters sniff to
-/// claim it. Adapters are chosen by content, so reading the sample is the
-/// only I/O done before the plan is made.
+/// One input to an adapter: a file found in the feeds folder, or bytes in
+/// memory, with the first bytes adapters sniff to claim it. Adapters are
+/// chosen by content, so reading the sample is the only I/O done before the
+/// plan is made; they read the rest through `openStream()`.
 public struct FeedFile: Sendable, Hashable {
-    /// Absolute path, for opening (`FeedPath.openForReading`).
-    public let path: String
+    /// Where the bytes are: a path, or the bytes themselves.
+    public enum Content: Sendable {
+        case file(path: String)
+        case bytes([UInt8])
+    }
+
+    public let content: Content
     /// Name relative to the feeds folder, for messages, rejects and the
     /// manifest; escaped where the file system's bytes are not plain text.
     public let name: String
@@ -18,14 +24,38 @@ public struct FeedFile: Sendable, Hashable {
     public static let sampleSize = 4096
 
     public static func == (a: FeedFile, b: FeedFile) -> Bool { a.path == b.path && a.name == b.name && a.size == b.size }
-    public func hash(into hasher: inout Hasher) { hasher.combine(path) }
+    public func hash(into hasher: inout Hasher) { hasher.combine(name) }
 
     public init(path: String, name: String, size: Int64, sample: [UInt8], held: HeldFile? = nil) {
         self.held = held
-        self.path = path
+        self.content = .file(path: path)
         self.name = name
         self.size = size
         self.sample = sample
+    }
+
+    /// Bytes in memory as a feed named `name`.
+    public init(name: String, bytes: [UInt8]) {
+        self.held = nil
+        self.content = .bytes(bytes)
+        self.name = name
+        self.size = Int64(bytes.count)
+        self.sample = Array(bytes.prefix(Self.sampleSize))
+    }
+
+    /// The file's path; nil for bytes in memory. For the pipeline's own
+    /// bookkeeping (its digest, its name in the manifest), never for parsing.
+    public var path: String? {
+        if case .file(let path) = content { return path }
+        return nil
+    }
+
+    /// The whole input from its first byte, for one pass of a reader.
+    public func openStream() throws(FeedFailure) -> FeedByteStream {
+        switch content {
+        case .file(let path): return try FeedByteStream(path: path)
+        case .bytes(let bytes): return FeedByteStream(bytes: bytes)
+        }
     }
 
     /// Reads the sample of `path`; symbolic links are not followed.
