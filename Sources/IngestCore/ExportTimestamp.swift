@@ -39,18 +39,21 @@ public struct ExportTimestamp: Sendable, Hashable, Comparable, CustomStringConve
         ExportTimestamp(epochSeconds: Int64(date.timeIntervalSince1970.rounded(.down)), utcOffsetSeconds: tallinn.secondsFromGMT(for: date))
     }
 
+    /// The value of ASCII digits; nil if any byte is not one.
+    private static func digits(_ bytes: ArraySlice<UInt8>) -> Int? {
+        var value = 0
+        for byte in bytes {
+            guard byte >= 48, byte <= 57 else { return nil }
+            value = value * 10 + Int(byte - 48)
+        }
+        return value
+    }
+
     /// `YYYYMMDDTHHMM` (the RAX header), Tallinn time.
     public static func parseCompact(_ text: String, in zone: TimeZone = tallinn) -> ExportTimestamp? {
         let bytes = Array(text.utf8)
         guard bytes.count == 13, bytes[8] == UInt8(ascii: "T") else { return nil }
-        func number(_ range: Range<Int>) -> Int? {
-            var value = 0
-            for byte in bytes[range] {
-                guard byte >= 48, byte <= 57 else { return nil }
-                value = value * 10 + Int(byte - 48)
-            }
-            return value
-        }
+        func number(_ range: Range<Int>) -> Int? { digits(bytes[range]) }
         guard let year = number(0..<4), let month = number(4..<6), let day = number(6..<8),
               let hour = number(9..<11), let minute = number(11..<13) else { return nil }
         return local(year: year, month: month, day: day, hour: hour, minute: minute, in: zone)
@@ -63,14 +66,7 @@ public struct ExportTimestamp: Sendable, Hashable, Comparable, CustomStringConve
         let bytes = Array(trimmed.utf8)
         guard bytes.count >= 19, bytes[4] == 45, bytes[7] == 45, bytes[10] == 84 || bytes[10] == 32,
               bytes[13] == 58, bytes[16] == 58 else { return nil }
-        func number(_ range: Range<Int>) -> Int? {
-            var value = 0
-            for byte in bytes[range] {
-                guard byte >= 48, byte <= 57 else { return nil }
-                value = value * 10 + Int(byte - 48)
-            }
-            return value
-        }
+        func number(_ range: Range<Int>) -> Int? { digits(bytes[range]) }
         guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
               let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19) else { return nil }
         var rest = bytes[19...]
