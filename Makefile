@@ -6,7 +6,7 @@ SNAPSHOTS ?= var/snapshots
 PACKAGES := libsqlite3-dev libxml2-dev libcsv-dev pkg-config tzdata sqlite3 time python3
 SUDO     := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
 
-.PHONY: setup build run dry-run test realdata clean bench-memory testdb bench bench-parsers fuzz-build fuzz fuzz-smoke soak
+.PHONY: setup build run dry-run test realdata clean bench-memory testdb bench bench-compare bench-parsers fuzz-build fuzz fuzz-smoke soak
 
 setup:
 	@missing=""; \
@@ -60,6 +60,10 @@ testdb: build
 # The performance benchmark of the operations issue: several minutes, never part of `make test`.
 bench: build
 	bench/run.sh
+
+# This checkout against BASE (a revision), paired runs of `make bench`'s workload.
+bench-compare: build
+	bench/compare.sh
 
 # Each stock-feed parser alone in MB/s, wall clock and mallocs per parse
 # (ordo-one/benchmark; Benchmarks/ is a package of its own). A few minutes.
