@@ -128,13 +128,26 @@ struct ReferenceData {
 extension ReferenceData {
     var registry: [String: PharmacyRecord] { self[PharmacyRegistrySet.self].records }
     var reimbursement: ReimbursementCatalog { self[ReimbursementSet.self].catalog }
+}
+
+/// What the register and GS1 add to an item, taken out of `ReferenceData`
+/// once per run: `enrich` runs for every item, and looking a set up by kind
+/// (a dictionary and a cast) each time would be paid per item.
+struct ItemEnrichment {
+    let register: [String: MedicinePackage]
+    let gs1: [String: GS1TradeItem]
+
+    init(_ reference: ReferenceData) {
+        register = reference[MedicineRegisterSet.self].packages
+        gs1 = reference[GS1Set.self].items
+    }
 
     /// The register supplies the leaflet URL, and ATC code and substance
     /// where the stock feeds gave none; where both name an ATC code and they
     /// differ, the register wins and a warning names both. GS1 supplies image
     /// URL and producer (brand) where the stock feeds gave none.
     func enrich(_ item: inout ItemRow, warnings: inout [Warning]) {
-        if let code = item.packageCode, let entry = self[MedicineRegisterSet.self].packages[code] {
+        if let code = item.packageCode, let entry = register[code] {
             if let leaflet = entry.leafletURL { item.infoURL = leaflet }
             if let atc = entry.atc {
                 if let own = item.atc, own != atc {
@@ -145,7 +158,7 @@ extension ReferenceData {
             }
             if item.activeSubstance == nil { item.activeSubstance = entry.activeSubstance }
         }
-        guard let gtin = item.gtin, let sheet = self[GS1Set.self].items[gtin] else { return }
+        guard let gtin = item.gtin, let sheet = gs1[gtin] else { return }
         if item.imageURL == nil { item.imageURL = sheet.imageURL }
         if item.producer == nil { item.producer = sheet.brand }
     }

@@ -9,7 +9,9 @@ import IngestSnapshot
 /// their place in the key order, stale, until they are too old.
 final class StockLoader {
     let writer: SnapshotWriter
-    let reference: ReferenceData
+    /// Registry details by pharmacy id, and what the register and GS1 add to items.
+    let registry: [String: PharmacyRecord]
+    let enrichment: ItemEnrichment
     let pricer: TierPricer
     let previous: PreviousSnapshot?
     /// Which previous pharmacies are due when, and whether each may be kept.
@@ -46,7 +48,8 @@ final class StockLoader {
             CheckSummary(check: RejectReason.duplicateStock.rawValue, limit: checks.duplicateMinItems > 0 ? "≥ \(checks.duplicateMinItems) items" : "off"))
         self.writer = writer
         items = ItemCatalog(overflow: try ItemOverflow(writer: writer))
-        self.reference = reference
+        registry = reference.registry
+        enrichment = ItemEnrichment(reference)
         self.pricer = pricer
         self.previous = previous
         carryOver = CarryOverPlan(previousIDs: previous.map { Array($0.pharmacies.keys) } ?? [], asOf: asOf, maxStaleDays: maxStaleDays)
@@ -111,7 +114,7 @@ final class StockLoader {
         try items.forEachSorted { item in
             var item = item
             var warnings: [Warning] = []
-            reference.enrich(&item, warnings: &warnings)
+            enrichment.enrich(&item, warnings: &warnings)
             try report.warnings += warnings
             batch.append(item)
             if batch.count == Self.batchRows {
@@ -190,7 +193,7 @@ final class StockLoader {
             count += rows.count
             try write(rows)
         }
-        var row = reference.registry[pharmacyID].map { known in
+        var row = registry[pharmacyID].map { known in
             PharmacyRow(id: known.id, name: known.name, chainID: known.chainID, region: known.region, address: known.address,
                         phone: known.phone, openHours: known.openHours, latitude: known.latitude, longitude: known.longitude,
                         lastRefresh: old.lastRefresh, itemCount: count, stale: true)
@@ -319,7 +322,7 @@ final class StockLoader {
 
     private func pharmacyRow(_ header: StockFeedHeader, offers: Int, report: inout RunReport) throws -> PharmacyRow {
         let refresh = header.exportedAt.iso8601
-        if let known = reference.registry[header.pharmacyID] {
+        if let known = registry[header.pharmacyID] {
             return PharmacyRow(id: known.id, name: known.name, chainID: known.chainID, region: known.region,
                                address: known.address, phone: known.phone, openHours: known.openHours,
                                latitude: known.latitude, longitude: known.longitude,

@@ -47,7 +47,6 @@ extension ReferenceSet {
     static var kind: FeedKind { adapter.kind }
     static var selection: ReferenceSelection { .everyFile }
     static var tables: [SnapshotTable] { [] }
-    /// The date a file of a dated kind is valid from: its header, when the
-    /// header is that date. A kind whose date is elsewhere (a file name) says so.
-    static func validFrom(_ file: FeedFile, header: Adapter.Header?) -> String? { header as? String }
+    /// A kind that is not dated has no such date; a dated kind says where its date is.
+    static func validFrom(_ file: FeedFile, header: Adapter.Header?) -> String? { nil }
 }

@@ -24,6 +24,9 @@ struct ReimbursementSet: ReferenceSet {
         SnapshotTable(name: "diagnosis_legend", create: "CREATE TABLE diagnosis_legend(code TEXT PRIMARY KEY, text TEXT) WITHOUT ROWID"),
     ]
 
+    /// Its date is the list's own `validFrom` attribute, the adapter's header.
+    static func validFrom(_ file: FeedFile, header: String?) -> String? { header }
+
     struct Diagnosis {
         var packageCode: String
         var rate: Int
