@@ -197,10 +197,12 @@ struct SnapshotsCommand: ParsableCommand {
             let path = directory.snapshotPath(version)
             do {
                 // The search index passed FTS5's integrity-check before publishing; the SHA-256 below shows the file unchanged since.
-                let database = try SQLiteDatabase(path: path, readOnly: true)
-                if let findings = try PublishCheck.problems(in: database) { problems.append(findings) }
-                if full, let findings = try SnapshotIntegrityCheck.problems(in: database) { problems.append("integrity_check: \(findings)") }
-                try database.close()
+                if let findings = try PublishCheck.problems(path: path) { problems.append(findings) }
+                if full {
+                    let database = try SQLiteDatabase(path: path, readOnly: true)
+                    if let findings = try SnapshotIntegrityCheck.problems(in: database) { problems.append("integrity_check: \(findings)") }
+                    try database.close()
+                }
             } catch {
                 problems.append("cannot open: \(error)")
             }

@@ -66,13 +66,15 @@ public struct SnapshotPublisher {
             let seal = StagingFileSeal(path: stagingPath)
             let problems: String?
             do {
-                let database = try SQLiteDatabase(path: stagingPath, readOnly: true)
-                var found = try PublishCheck.problems(in: database, offers: publication.offers)
-                if publication.fullCheck, let full = try SnapshotIntegrityCheck.problems(in: database) {
-                    found = [found, "integrity_check: \(full)"].compactMap { $0 }.joined(separator: "; ")
+                var found = try PublishCheck.problems(path: stagingPath, offers: publication.offers)
+                if publication.fullCheck {
+                    let database = try SQLiteDatabase(path: stagingPath, readOnly: true)
+                    if let full = try SnapshotIntegrityCheck.problems(in: database) {
+                        found = [found, "integrity_check: \(full)"].compactMap { $0 }.joined(separator: "; ")
+                    }
+                    try database.close()
                 }
                 problems = found
-                try database.close()
             } catch {
                 _ = try? seal.wait()
                 throw error

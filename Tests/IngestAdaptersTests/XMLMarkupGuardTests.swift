@@ -41,4 +41,27 @@ import Testing
         #expect(scan("<r>\(text)</r>", piece: 65_536)?.message == "text between two tags is longer than 8388608 bytes (limit text_bytes)")
         #expect(scan("<r><!--\(text)--></r>", piece: 65_536)?.message == "a comment is longer than 8388608 bytes (limit text_bytes)")
     }
+
+    /// The limits hold at their exact byte however the reads cut the file, and
+    /// the failure names the line of the byte past the limit.
+    @Test func limitsAtTheirExactByteAcrossReads() {
+        let text = String(repeating: "t", count: ParseLimits.textBytes - 3)
+        for piece in [65_536, 1_000_003] {
+            #expect(scan("<r>\n\n\(text)\n</r>", piece: piece) == nil, "piece \(piece)")
+            let failure = scan("<r>\n\n\(text)\nt\n</r>", piece: piece)
+            #expect(failure == FeedFailure(reason: .limitExceeded, message: "text between two tags is longer than 8388608 bytes (limit text_bytes)", line: 4))
+        }
+        // Four values of 1 MiB less 9 bytes fill a tag to near 4 MiB; spaces and a fifth value reach the limit
+        // exactly (2 x's) or cross it on the sixth x of ten, inside the value.
+        let value = String(repeating: "v", count: ParseLimits.attributeBytes - 9)
+        let names = (0..<4).map { " a\($0)=\"\(value)\"" }.joined()
+        let padding = String(repeating: " ", count: ParseLimits.tagBytes - names.utf8.count - 11)
+        func tag(_ xs: Int) -> String { "<r" + names + padding + " b=\"" + String(repeating: "x", count: xs) + "\"/>" }
+        #expect(tag(2).utf8.count == ParseLimits.tagBytes)
+        for piece in [65_536, 999_999] {
+            #expect(scan(tag(2), piece: piece) == nil, "piece \(piece)")
+            #expect(scan("\n" + tag(10), piece: piece)
+                == FeedFailure(reason: .limitExceeded, message: "a start tag is longer than 4194304 bytes (limit tag_bytes)", line: 2))
+        }
+    }
 }
