@@ -15,14 +15,14 @@ public enum BuiltInFormats {
 
     /// Reference kinds, in load order: a kind may use those before it (the
     /// reimbursement list checks its diagnoses against ICD-10).
-    static let references: [any ReferenceSet.Type] = [
+    static var references: [any ReferenceSet.Type] { [
         PharmacyRegistrySet.self,
         ICD10Set.self,
         ATCSet.self,
         GS1Set.self,
         ReimbursementSet.self,
         MedicineRegisterSet.self,
-    ]
+    ] }
 
     /// Every built-in adapter, stock formats first.
     public static var adapters: [any FeedAdapter] { stock + references.map { $0.adapter } }

@@ -33,19 +33,28 @@ struct ChainFileSplitter {
 
     func split(_ chains: [Chain]) throws -> Split {
         let timeout = timeout
-        let queue = OrderedWorkQueue<Result<Split, Error>>(count: chains.count, window: max(1, threads), timeout: timeout) { index in
-            .success(Self.timedOut(chains[index], after: timeout))
+        // Largest first: a big chain file taken last would keep one core
+        // busy for seconds after the small ones are done. Results are merged
+        // in the files' own order all the same.
+        let order = chains.indices.sorted { chains[$0].file.size > chains[$1].file.size }
+        let queue = OrderedWorkQueue<Result<Split, Error>>(count: chains.count, window: max(1, threads), timeout: timeout) { position in
+            .success(Self.timedOut(chains[order[position]], after: timeout))
         }
-        queue.start(threads: min(max(1, threads), max(1, chains.count))) { index in
-            Result { try splitOne(chains[index], index: index) }
+        queue.start(threads: min(max(1, threads), max(1, chains.count))) { position in
+            Result { try splitOne(chains[order[position]], index: order[position]) }
         }
         defer {
             queue.cancel()
             queue.wait()
         }
-        var split = Split()
+        var results = [Split?](repeating: nil, count: chains.count)
+        var position = 0
         while let result = queue.take() {
-            let one = try result.get()
+            results[order[position]] = try result.get()
+            position += 1
+        }
+        var split = Split()
+        for one in results.compactMap({ $0 }) {
             split.candidates += one.candidates
             split.settled += one.settled
             split.rejects += one.rejects
@@ -53,6 +62,11 @@ struct ChainFileSplitter {
         }
         return split
     }
+
+    /// A file this large gets lanes of its own (`ChainLanes`): its rows
+    /// outweigh the per-row hand-off, and it is what the other core would
+    /// otherwise wait for.
+    static let laneThreshold: Int64 = 16 << 20
 
     /// A chain file whose split did not end in time: rejected whole, its
     /// pharmacies keep yesterday's data. What it spilled is removed with
@@ -67,7 +81,8 @@ struct ChainFileSplitter {
 
     private func splitOne(_ chain: Chain, index: Int) throws -> Split {
         let file = chain.file
-        let router = ChainRouter(file: file.name, spillPrefix: "\(spillPrefix)\(index)-")
+        let router = ChainRouter(file: file.name, spillPrefix: "\(spillPrefix)\(index)-",
+                                 lanes: file.size >= Self.laneThreshold ? threads : 1)
         let output = chain.adapter.split(file, into: router)
         let parts = router.finish(fileFailure: output.failure)
         if let failure = router.spillFailure { throw failure }

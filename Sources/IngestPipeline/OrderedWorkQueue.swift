@@ -79,7 +79,8 @@ final class OrderedWorkQueue<Result: Sendable>: @unchecked Sendable {
                 abandon(nextToTake)
                 finished[nextToTake] = timedOut(nextToTake)
             } else {
-                condition.wait(until: deadline)
+                // Woken early or at the deadline alike: the loop looks again.
+                _ = condition.wait(until: deadline)
             }
         }
         let result = finished.removeValue(forKey: nextToTake)

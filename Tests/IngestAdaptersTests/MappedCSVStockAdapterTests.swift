@@ -143,3 +143,59 @@ import Testing
         #expect(output.failure?.reason == .malformedCSV)
     }
 }
+
+/// A chain file split on several lanes gives exactly what one thread gives:
+/// the same parts, each with its rejects, warnings and offers in file order
+/// (so the same duplicates win), and the same rows that name no pharmacy.
+@Suite struct ChainLanesTests {
+    private struct Split: Equatable {
+        var parts: [String]
+        var rejects: [String]
+        var offers: [String]
+        var rest: [String]
+        var failures: [String]
+    }
+
+    private func split(_ csv: String, lanes: Int, spillIn directory: TemporaryDirectory) throws -> Split {
+        let mapping = MappedCSVStockAdapterTests.mapping(pharmacy: "pharmacy_id = \"shop\"")
+        let adapter = MappedCSVStockAdapter(mapping: try MappingLoader.load(path: directory.write("chain.mapping.toml", text: mapping)))
+        let router = ChainRouter(file: "chain_1.csv", spillPrefix: "\(directory.path)/spill-\(lanes)-", lanes: lanes)
+        let rest = adapter.split(FeedFile(name: "chain_1.csv", bytes: Array(csv.utf8)), into: router)
+        let parts = router.finish(fileFailure: rest.failure)
+        #expect(router.spillFailure == nil)
+        var result = Split(parts: parts.map(\.pharmacyID), rejects: [], offers: [],
+                           rest: rest.rejects.map { "\($0.line) \($0.reason.rawValue) \($0.key)" }, failures: [])
+        for part in parts {
+            var output = FeedOutput<StockOffer>(file: "chain_1.csv")
+            let header = try part.replay(into: &output)
+            result.failures.append("\(part.pharmacyID): \(header?.exportedAt.iso8601 ?? "-") \(output.failure?.reason.rawValue ?? "-")")
+            result.rejects += output.rejects.map { "\(part.pharmacyID) \($0.line) \($0.reason.rawValue) \($0.key)" }
+            result.offers += output.records.map { "\(part.pharmacyID) \($0.line) \($0.aptcode) \($0.priceCents)" }
+        }
+        return result
+    }
+
+    @Test func lanesSplitAsOneThreadDoes() throws {
+        var csv = MappedCSVStockAdapterTests.header
+        var expectedOffers = 0
+        for row in 0..<5_000 {
+            let shop = "S\(row * 7 % 23)"
+            switch row % 97 {
+            case 5: csv += ";A\(row);NAME;1,00;1;2026-11-22\n"                 // no pharmacy
+            case 11: csv += "\(shop);A\(row);NAME;x;1;2026-11-22\n"            // a bad price
+            case 17: csv += "\(shop);A\(row);NAME;1,00;1\n"                    // a field short
+            case 23: csv += "\(shop);A\(row - 23 * 7);NAME;2,00;1;2026-11-22\n" // a key again, maybe in the same pharmacy
+            default:
+                csv += "\(shop);A\(row);NAME \(row);\(row % 90 + 1),\(row % 100);\(row % 5);2026-11-22\n"
+                expectedOffers += 1
+            }
+        }
+        let directory = TemporaryDirectory()
+        let one = try split(csv, lanes: 1, spillIn: directory)
+        #expect(one.parts.count == 23 && one.rest.count == 52 && one.offers.count >= expectedOffers)
+        #expect(one.rejects.contains { $0.hasSuffix(" bad_price A11") } && one.rejects.contains { $0.contains(" bad_field_count ") })
+        for lanes in [2, 3] {
+            #expect(try split(csv, lanes: lanes, spillIn: directory) == one, "\(lanes) lanes")
+        }
+    }
+}

@@ -64,4 +64,21 @@ import Testing
                 == FeedFailure(reason: .limitExceeded, message: "a start tag is longer than 4194304 bytes (limit tag_bytes)", line: 2))
         }
     }
+
+    /// The word-at-a-time count equals a byte-by-byte one, for bytes next to
+    /// a line feed's value (0x0B, 0x8A: `^ 0x0A` leaves 0x01, 0x80) and at every length and offset.
+    @Test func countsLineFeedsAsBytesDo() {
+        var random = SystemRandomNumberGenerator()
+        let alphabet: [UInt8] = [0x0A, 0x0B, 0x8A, 0x09, 0x00, 0xFF, 0x7F, 0x80, 0x41]
+        for length in [1, 7, 8, 9, 15, 16, 17, 100, 1_000] {
+            for _ in 0..<20 {
+                let bytes = (0..<length).map { _ in alphabet.randomElement(using: &random)! }
+                for start in [0, min(3, length)] {
+                    let count = bytes[start...].filter { $0 == 0x0A }.count
+                    let counted = bytes.withUnsafeBufferPointer { XMLMarkupGuard.newlines(in: $0.baseAddress! + start, count: length - start) }
+                    #expect(counted == count, "\(bytes)")
+                }
+            }
+        }
+    }
 }

@@ -1,42 +1,58 @@
+import Foundation
 import IngestCore
 
 /// Sends each row of a chain file to its pharmacy's part, creating parts as
 /// new pharmacy ids appear, in whatever order the rows come.
-public final class ChainRouter {
+///
+/// Safe to share between the threads of one split (`lanes`): an adapter may
+/// hand rows to several threads, as long as all rows of one pharmacy go to
+/// the same thread in file order (`ChainLanes`), so each part is filled by
+/// one thread at a time.
+public final class ChainRouter: @unchecked Sendable {
     public let file: String
     /// Spill files are named `<spillPrefix><n>`: the caller's staging area,
     /// so whatever a killed run leaves is found and removed by the next.
     public let spillPrefix: String
-    private(set) var parts: [String: ChainPart] = [:]
-    /// A spill write that failed (a full disk): the run cannot go on.
-    public private(set) var spillFailure: POSIXFailure?
+    /// How many threads the adapter may turn the rows into offers on: one
+    /// chain file alone in a run would otherwise keep one core busy and the
+    /// other idle for seconds.
+    public let lanes: Int
+    private let lock = NSLock()
+    private var parts: [String: ChainPart] = [:]
+    private var failure: POSIXFailure?
 
-    public init(file: String, spillPrefix: String) {
+    public init(file: String, spillPrefix: String, lanes: Int = 1) {
         self.file = file
         self.spillPrefix = spillPrefix
+        self.lanes = max(1, lanes)
     }
+
+    /// A spill write that failed (a full disk): the run cannot go on.
+    public var spillFailure: POSIXFailure? { lock.withLock { failure } }
 
     /// The part of `pharmacyID`, new at its first row.
     func part(_ pharmacyID: String) -> ChainPart {
-        if let part = parts[pharmacyID] { return part }
-        let part = ChainPart(pharmacyID: pharmacyID, file: file, spillPath: "\(spillPrefix)\(parts.count)")
-        parts[pharmacyID] = part
-        return part
+        lock.withLock {
+            if let part = parts[pharmacyID] { return part }
+            let part = ChainPart(pharmacyID: pharmacyID, file: file, spillPath: "\(spillPrefix)\(parts.count)")
+            parts[pharmacyID] = part
+            return part
+        }
     }
 
     func accept(_ offer: StockOffer, into part: ChainPart) {
         guard spillFailure == nil else { return }
-        do { try part.accept(offer) } catch { spillFailure = error }
+        do throws(POSIXFailure) { try part.accept(offer) } catch { lock.withLock { if failure == nil { failure = error } } }
     }
 
     /// After the last row: every spill flushed, the file's failure given to
     /// every part; the parts in pharmacy id byte order.
     public func finish(fileFailure: FeedFailure?) -> [ChainPart] {
-        let sorted = parts.values.sorted { precedesInByteOrder($0.pharmacyID, $1.pharmacyID) }
+        let sorted = lock.withLock { parts.values }.sorted { precedesInByteOrder($0.pharmacyID, $1.pharmacyID) }
         for part in sorted {
             part.fileFailure = fileFailure
             if spillFailure == nil {
-                do { try part.finishSplit() } catch { spillFailure = error }
+                do throws(POSIXFailure) { try part.finishSplit() } catch { lock.withLock { failure = error } }
             }
         }
         return sorted

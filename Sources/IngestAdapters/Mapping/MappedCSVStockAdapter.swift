@@ -82,6 +82,17 @@ public struct MappedCSVStockAdapter: ChainFeedAdapter {
         var headerCount: Int?
         var headerFailure: FeedFailure?
         var result = output
+        let lanes = router.flatMap { $0.lanes > 1 ? Self.lanes(for: $0, mapping: mapping, fileName: file.name) : nil }
+        /// The current row (`records.fields`) read, or rejected whole: on its pharmacy's lane when there are lanes.
+        func deliver(line: Int, reject: LaneRow.Reject? = nil) {
+            if let lanes, let id = records.value(.pharmacyID), !id.isEmpty {
+                lanes.submit(LaneRow(line: line, fields: records.fields, reject: reject), key: id)
+            } else if let reject {
+                records.rejectRow(line: line, reason: reject.reason, message: reject.message, field: reject.field, output: &result)
+            } else {
+                records.read(line: line, output: &result)
+            }
+        }
         do {
             try DelimitedFileReader(delimiter: delimiter, quote: quote, encoding: mapping.encoding).read(file) { row in
                 if hasHeader, headerCount == nil {
@@ -117,24 +128,22 @@ public struct MappedCSVStockAdapter: ChainFeedAdapter {
                     records.fields[position] = text
                 }
                 if let headerFailure {
-                    records.rejectRow(line: row.line, reason: headerFailure.reason, message: headerFailure.message, field: nil, output: &result)
+                    deliver(line: row.line, reject: .init(reason: headerFailure.reason, message: headerFailure.message, field: nil))
                     return
                 }
                 if let expected = headerCount, row.count != expected {
-                    records.rejectRow(line: row.line, reason: .badFieldCount, message: "row has \(row.count) fields, the header has \(expected)",
-                                      field: "row", output: &result)
+                    deliver(line: row.line, reject: .init(reason: .badFieldCount, message: "row has \(row.count) fields, the header has \(expected)", field: "row"))
                     return
                 }
                 if let name = undecodable {
-                    records.rejectRow(line: row.line, reason: .badEncoding, message: "\(name) is not \(mapping.encoding) text",
-                                      field: name, output: &result)
+                    deliver(line: row.line, reject: .init(reason: .badEncoding, message: "\(name) is not \(mapping.encoding) text", field: name))
                     return
                 }
                 if stopAfterFirstRecord {
                     records.establishHeader(line: row.line)
                     throw StopReading()
                 }
-                records.read(line: row.line, output: &result)
+                deliver(line: row.line)
             }
             if let headerFailure { result.failure = headerFailure }
         } catch is StopReading {
@@ -143,7 +152,36 @@ public struct MappedCSVStockAdapter: ChainFeedAdapter {
         } catch {
             result.failure = FeedFailure(reason: .unreadable, message: "\(error)")
         }
+        lanes?.finish()
         output = result
         return records
+    }
+
+    /// A row on its way to a lane: its decoded fields, or why it is rejected whole.
+    struct LaneRow: Sendable {
+        struct Reject: Sendable {
+            var reason: RejectReason
+            var message: String
+            var field: String?
+        }
+
+        var line: Int
+        var fields: [String?]
+        var reject: Reject?
+    }
+
+    /// One reader per lane, each routing its rows (all of which name a pharmacy) into `router`'s parts.
+    private static func lanes(for router: ChainRouter, mapping: StockFeedMapping, fileName: String) -> ChainLanes<LaneRow> {
+        let readers = (0..<router.lanes).map { _ in MappedRecordReader(mapping: mapping, fileName: fileName, router: router) }
+        return ChainLanes(count: router.lanes) { lane, row in
+            let reader = readers[lane]
+            reader.fields = row.fields
+            let id = reader.value(.pharmacyID) ?? ""
+            if let reject = row.reject {
+                reader.routeReject(line: row.line, pharmacyID: id, router: router, reason: reject.reason, message: reject.message, field: reject.field)
+            } else {
+                reader.route(line: row.line, pharmacyID: id, router: router)
+            }
+        }
     }
 }

@@ -111,6 +111,12 @@ final class MappedRecordReader {
                           message: "no pharmacy id (\(describe(mapping.pharmacyID))): the row belongs to no pharmacy", field: "pharmacy_id")
             return
         }
+        route(line: line, pharmacyID: id, router: router)
+    }
+
+    /// The current record, which names pharmacy `id`, into that pharmacy's part.
+    func route(line: Int, pharmacyID id: String, router: ChainRouter) {
+        let aptcode = (value(.aptcode) ?? "").uppercasedCode
         let part = router.part(id)
         if !part.headerSettled { part.settleHeader(recordHeader(line: line)) }
         do {
@@ -128,10 +134,16 @@ final class MappedRecordReader {
     func rejectRow(line: Int, reason: RejectReason, message: String, field: String?, output: inout FeedOutput<StockOffer>) {
         let key = (value(.aptcode) ?? "").uppercasedCode
         if let router, let id = value(.pharmacyID), !id.isEmpty {
-            router.part(id).collected.reject(line: line, key: key, reason: reason, message: message, field: field)
+            routeReject(line: line, pharmacyID: id, router: router, reason: reason, message: message, field: field)
         } else {
             output.reject(line: line, key: key, reason: reason, message: message, field: field)
         }
+    }
+
+    /// A row rejected whole, into the part of pharmacy `id`, which it names.
+    func routeReject(line: Int, pharmacyID id: String, router: ChainRouter, reason: RejectReason, message: String, field: String?) {
+        let key = (value(.aptcode) ?? "").uppercasedCode
+        router.part(id).collected.reject(line: line, key: key, reason: reason, message: message, field: field)
     }
 
     /// The current record checked field by field. Duplicates are found here

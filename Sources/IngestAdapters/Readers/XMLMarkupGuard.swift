@@ -184,9 +184,25 @@ struct XMLMarkupGuard {
         return (true, UnsafeRawPointer(hit) - UnsafeRawPointer(start))
     }
 
-    private static func newlines(in bytes: UnsafePointer<UInt8>, count: Int) -> Int {
+    /// Line feeds in `count` bytes, eight at a time: every byte of a feed
+    /// passes here, and a byte-at-a-time count was 40 % of the scan. A byte
+    /// of `word ^ 0x0A…` is zero exactly where a line feed was; the
+    /// expression below sets its high bit for those bytes alone.
+    static func newlines(in bytes: UnsafePointer<UInt8>, count: Int) -> Int {
+        let raw = UnsafeRawPointer(bytes)
+        let low7: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
+        let newline: UInt64 = 0x0A0A_0A0A_0A0A_0A0A
         var lines = 0
-        for offset in 0..<count where bytes[offset] == 10 { lines += 1 }
+        var offset = 0
+        while offset &+ 8 <= count {
+            let x = raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self) ^ newline
+            lines &+= (~(((x & low7) &+ low7) | x | low7)).nonzeroBitCount
+            offset &+= 8
+        }
+        while offset < count {
+            if bytes[offset] == 10 { lines &+= 1 }
+            offset &+= 1
+        }
         return lines
     }
 
