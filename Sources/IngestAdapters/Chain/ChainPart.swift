@@ -51,7 +51,7 @@ public final class ChainPart: @unchecked Sendable {
         if !headerSettled {
             headerProblem = FeedFailure(reason: .badHeader, message: "no row of pharmacy \(pharmacyID) is well-formed enough to give its export date")
         }
-        try spill.flush()
+        try spill.finish()
     }
 
     /// The part as its adapter would have parsed a file of its own: rejects
