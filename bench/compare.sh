@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # `make bench-compare BASE=<rev>`: this checkout's `ingest` against the one
-# built at BASE, on `make bench`'s workload (500 pharmacies × 10,000 items),
+# built at BASE, on `make bench`'s workload (500 pharmacies × 10,000 items,
+# reference data of real size),
 # run alternately RUNS times so the host's drift hits both alike; prints
 # each pair and the median of the paired ratios (this / base). For "make
 # bench unchanged or better" after a change that is not about speed.
@@ -20,11 +21,9 @@ if [ ! -x "$TREE/.build/release/ingest" ] || [ "$(cat "$TREE/.rev" 2>/dev/null)"
   (cd "$TREE" && swift build -c release --product ingest >&2)
   echo "$rev" > "$TREE/.rev"
 fi
-dir="$WORK/w${SEED}-500x10000"
-if [ ! -f "$dir/ground-truth.json" ]; then
-  rm -rf "$dir"
-  .build/release/ingest generate --out "$dir" --pharmacies 500 --items 10000 --seed "$SEED" --formats rax,noom,csv,chain --rules-from mappings >&2
-fi
+INGEST=.build/release/ingest
+. bench/workload.sh
+dir=$(workload 500)
 time_run() { # binary → wall seconds
   rm -rf "$WORK/compare-snapshots"
   /usr/bin/time -f "%e" -o "$WORK/compare-time.txt" "$1" --feeds "$dir/feeds" --mappings "$dir/mappings" \

@@ -18,19 +18,7 @@ RUNS=${RUNS:-3}
 WORK=var/bench
 mkdir -p "$WORK"
 
-generate() { # pharmacies → folder, reused by seed: the generated feeds with reference data of real size
-  local plain="$WORK/w${SEED}-$1x10000" dir="$WORK/w${SEED}-$1x10000-real"
-  if [ ! -f "$plain/ground-truth.json" ]; then
-    rm -rf "$plain" "$dir"
-    "$INGEST" generate --out "$plain" --pharmacies "$1" --items 10000 --seed "$SEED" --formats rax,noom,csv,chain --rules-from mappings >&2
-  fi
-  if [ ! -f "$dir/feeds/medicine_register_2025-01-01.csv" ]; then
-    # A hard-linked copy: the stock feeds are shared, the four lists written anew.
-    rm -rf "$dir"; cp -al "$plain" "$dir"
-    python3 bench/reference_lists.py "$dir/feeds" 2>/dev/null
-  fi
-  echo "$dir"
-}
+. bench/workload.sh
 
 # A run that fails would time as fast as its failure: stop the bench instead,
 # with the command and the end of what it said. The command's output stays in
@@ -47,7 +35,7 @@ measure() { # command… → "wall user+sys maxrss_kb"
 
 median() { sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
 
-W500=$(generate 500)
+W500=$(workload 500)
 echo "workload: $W500 ($(du -sh "$W500/feeds" | cut -f1) of feeds)"
 
 # The same offers as one plain CSV (taken from a first import), for sqlite3.
@@ -154,7 +142,7 @@ for n in 250 500 1000 2000; do
   if [ "$n" = 500 ]; then
     wall=$a_wall; rss=$a_rss
   else
-    dir=$(generate "$n")
+    dir=$(workload "$n")
     rm -rf "$WORK/scale"
     read -r wall _ rss < <(measure "$INGEST" --feeds "$dir/feeds" --mappings "$dir/mappings" --snapshots "$WORK/scale")
     rm -rf "$WORK/scale"
