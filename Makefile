@@ -57,7 +57,7 @@ testdb: build
 	mkdir -p var
 	$(INGEST) testdb --out var/testdb.sqlite --pharmacies 20 --items 500 --seed 1
 
-# The performance benchmark of the operations issue: several minutes, never part of `make test`.
+# The performance benchmark (docs/PERFORMANCE.md): about ten minutes, never part of `make test`.
 bench: build
 	bench/run.sh
 
