@@ -99,8 +99,10 @@ struct ImportCommand: ParsableCommand {
         options.fullCheck = fullCheck
         options.checks = StockDataChecks(maxPriceRatio: maxPriceRatio, maxItemDropPercent: maxItemDrop, duplicateMinItems: duplicateStockMinItems)
 
-        let run = ImportRun(options: options)
-        let display = ProgressDisplay()
+        let logger = Logger(label: "ingest")
+        let events = output.logFormat == .json ? RunEvents(logger: logger) : nil
+        let run = ImportRun(options: options, logger: logger)
+        let display = ProgressDisplay(mode: events == nil ? .text : .events(logger))
         run.progress = { display.update(done: $0, total: $1) }
         var result: RunReport?
         var status = ExitStatus.success
@@ -115,7 +117,11 @@ struct ImportCommand: ParsableCommand {
             }
         } catch {
             status = Self.status(for: error)
-            printError("ingest: \(error)")
+            if let events {
+                events.failed(error, status: status, started: started, finished: Date())
+            } else {
+                printError("ingest: \(error)")
+            }
         }
         // The outputs come after the publish: failing them must not read as a failed run, nor pass silently.
         if let path = self.report, let result {
@@ -128,13 +134,19 @@ struct ImportCommand: ParsableCommand {
                 outputFailed("the metrics file", path, error, result, &status)
             }
         }
+        if let events, let result { events.finished(result, status: status, started: started, finished: Date()) }
         if status != .success { throw status.exitCode }
     }
 
     /// Says what was published (or not) and what could not be written; exit 5 unless the run already failed.
     private func outputFailed(_ what: String, _ path: String, _ error: Error, _ report: RunReport?, _ status: inout ExitStatus) {
         let done = report?.publishedVersion.map { "the snapshot \($0) was published" } ?? "nothing was published by this run"
-        printError("ingest: \(done), but \(what) could not be written to \(path): \(error)")
+        let message = "\(done), but \(what) could not be written to \(path): \(error)"
+        if output.logFormat == .json {
+            Logger(label: "ingest").error("output not written", metadata: ["event": "output_failed", "path": "\(path)", "error": "\(message)"])
+        } else {
+            printError("ingest: \(message)")
+        }
         if status == .success { status = .outputNotWritten }
     }
 

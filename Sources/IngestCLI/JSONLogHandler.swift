@@ -2,7 +2,10 @@ import Foundation
 import Logging
 
 /// swift-log handler writing one JSON object a line to stderr, for log
-/// shippers: time, level, label, message and the metadata as fields.
+/// shippers: `time` (UTC, milliseconds), `level`, `label`, `message`, then
+/// the metadata as fields. Numbers and booleans logged as such
+/// (`.stringConvertible(3.89)`) stay numbers, so a shipper can sum and
+/// compare them; everything else is a string.
 struct JSONLogHandler: LogHandler {
     let label: String
     var logLevel: Logger.Level = .info
@@ -18,17 +21,45 @@ struct JSONLogHandler: LogHandler {
     }
 
     func log(event: LogEvent) {
-        var object: [String: String] = [
-            "time": ISO8601DateFormatter().string(from: Date()),
+        var object: [String: Any] = [
+            "time": Self.timestamp(Date()),
             "level": event.level.rawValue,
             "label": label,
             "message": event.message.description,
         ]
         for (key, value) in metadata.merging(event.metadata ?? [:], uniquingKeysWith: { $1 }) {
-            object[key] = "\(value)"
+            object[key] = Self.json(value)
         }
-        guard var data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else { return }
+        Self.write(object)
+    }
+
+    /// One object as a line on stderr. A value JSONSerialization refuses
+    /// (NaN, infinity) is written as its text instead of dropping the line.
+    static func write(_ object: [String: Any]) {
+        let safe = JSONSerialization.isValidJSONObject(object) ? object : object.mapValues { "\($0)" }
+        // Valid by the check above: a failure here has nothing left to report through.
+        guard var data = try? JSONSerialization.data(withJSONObject: safe, options: [.sortedKeys, .withoutEscapingSlashes]) else { return }
         data.append(10)
         FileHandle.standardError.write(data)
+    }
+
+    static func timestamp(_ date: Date) -> String {
+        date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+    }
+
+    static func json(_ value: Logger.Metadata.Value) -> Any {
+        switch value {
+        case .string(let text): return text
+        case .stringConvertible(let convertible):
+            switch convertible {
+            case let number as Int: return number
+            case let number as Int64: return number
+            case let number as Double: return number.isFinite ? number : "\(number)" as Any
+            case let flag as Bool: return flag
+            default: return convertible.description
+            }
+        case .array(let values): return values.map(json)
+        case .dictionary(let values): return values.mapValues(json)
+        }
     }
 }

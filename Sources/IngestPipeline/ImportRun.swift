@@ -217,7 +217,7 @@ public final class ImportRun {
         _ = try publisher.publish(stagingPath: staging.path, publication)
         report.publishedVersion = version
         report.snapshotPath = directory.snapshotPath(version)
-        logger.info("published", metadata: ["version": "\(version)"])
+        logger.info("published", metadata: ["event": "published", "version": "\(version)"])
     }
 
     /// The quality gates: an empty result never publishes; a fall against
@@ -234,7 +234,7 @@ public final class ImportRun {
         guard !failures.isEmpty else { return }
         if options.force {
             report.forcedGates = failures
-            logger.warning("quality gates overridden with --force", metadata: ["gates": "\(failures)"])
+            logger.warning("quality gates overridden with --force", metadata: ["event": "gates_forced", "gates": .array(failures.map { .string($0.gate) })])
         } else {
             report.blocked = .gates(failures)
         }
@@ -301,7 +301,8 @@ public final class ImportRun {
 
         mutating func lap(_ phase: String) {
             let now = Date()
-            logger.info("phase done", metadata: ["phase": "\(phase)", "seconds": "\(String(format: "%.2f", now.timeIntervalSince(last)))"])
+            logger.info("phase done", metadata: ["event": "phase_done", "phase": "\(phase)",
+                                                 "seconds": .stringConvertible((now.timeIntervalSince(last) * 1000).rounded() / 1000)])
             last = now
         }
     }

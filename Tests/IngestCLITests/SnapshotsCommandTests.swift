@@ -107,18 +107,45 @@ import Testing
         #expect(SnapshotDirectory(path: snapshots).currentVersion() != current)
     }
 
-    @Test func jsonLogsAreOneObjectPerLine() throws {
+    /// Every stderr line under `--log-format json` is a JSON object, progress
+    /// and failures included: numbers are numbers, times have milliseconds,
+    /// and rejects, the publish and the run's end are events.
+    @Test func jsonLogsAreJSONLinesProgressAndFailuresIncluded() throws {
         let temporary = TemporaryDirectory()
-        let snapshots = "\(temporary.path)/s"
-        _ = try CommandRunner.ingest(["--feeds", feeds(temporary, pharmacies: 1, price: "1,00"), "--snapshots", snapshots])
-        let result = try CommandRunner.ingest(["--feeds", "\(temporary.path)/feeds", "--snapshots", snapshots, "--log-format", "json"])
-        #expect(result.status == 0)
-        let lines = result.stderr.split(separator: "\n").filter { $0.hasPrefix("{") }
-        #expect(!lines.isEmpty)
-        for line in lines {
-            let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
-            #expect(object?["level"] != nil && object?["message"] != nil)
+        var feed = RAXFeedBuilder(pharmacyID: "2000", exportedAt: RAXFeedBuilder.exportTime(daysAgo: 2))
+        for item in 0..<29 { feed.item("MM\(item)", price: "1,00") }
+        feed.item("MMX", price: "1,2,3")
+        temporary.write("feeds/rax_0.txt", bytes: feed.bytes)
+        func events(_ stderr: String) throws -> [[String: Any]] {
+            try stderr.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map { line in
+                let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+                let time = object?["time"] as? String ?? ""
+                #expect(time.wholeMatch(of: /\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z/) != nil, "\(line)")
+                return try #require(object, "not a JSON object: \(line)")
+            }
         }
+        let run = try CommandRunner.ingest(["--feeds", "\(temporary.path)/feeds", "--snapshots", "\(temporary.path)/s", "--log-format", "json"])
+        #expect(run.status == 0)
+        #expect(run.stderr.hasSuffix("\n"))
+        let logged = try events(run.stderr)
+        func named(_ event: String) -> [[String: Any]] { logged.filter { $0["event"] as? String == event } }
+        #expect(named("progress").last?["percent"] as? Int == 100)
+        #expect(named("progress").last?["total_bytes"] as? Int == feed.bytes.count)
+        #expect(named("phase_done").count == 4 && named("phase_done").allSatisfy { $0["seconds"] is Double })
+        #expect(named("rejects").count == 1 && named("rejects").first?["reason"] as? String == "bad_price")
+        #expect(named("rejects").first?["count"] as? Int == 1)
+        #expect(named("published").count == 1)
+        let finished = try #require(named("run_finished").first)
+        #expect(finished["exit_status"] as? Int == 0 && finished["published"] as? Bool == true && finished["offers"] as? Int == 29)
+        #expect(finished["version"] as? String == named("published").first?["version"] as? String)
+        #expect(logged.last?["event"] as? String == "run_finished")
+
+        let failed = try CommandRunner.ingest(["--feeds", "\(temporary.path)/none", "--snapshots", "\(temporary.path)/s", "--log-format", "json"])
+        #expect(failed.status == 66)
+        let failure = try events(failed.stderr)
+        #expect(failure.count == 1 && failure.first?["event"] as? String == "run_failed" && failure.first?["level"] as? String == "error")
+        #expect(failure.first?["exit_status"] as? Int == 66)
+        #expect((failure.first?["error"] as? String)?.contains("none") == true)
     }
 
     @Test func rollbackRefusesATamperedFileWith70AndChangesNothing() throws {
