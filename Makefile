@@ -3,10 +3,10 @@ SWIFT    ?= swift
 INGEST   := .build/release/ingest
 SNAPSHOTS ?= var/snapshots
 # Debian packages the build and the run need; installed only when missing.
-PACKAGES := libsqlite3-dev libxml2-dev libcsv-dev pkg-config tzdata sqlite3 time python3
+PACKAGES := libsqlite3-dev libxml2-dev libcsv-dev pkg-config tzdata sqlite3 time python3 python3-venv
 SUDO     := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
 
-.PHONY: setup build run dry-run test realdata clean bench-memory testdb bench bench-compare bench-parsers fuzz-build fuzz fuzz-smoke soak
+.PHONY: setup build run dry-run test test-tools realdata clean bench-memory testdb bench bench-compare bench-parsers fuzz-build fuzz fuzz-smoke soak
 
 setup:
 	@missing=""; \
@@ -28,7 +28,14 @@ run: build
 dry-run: build
 	$(INGEST) --feeds feeds --snapshots $(SNAPSHOTS) --mappings mappings --dry-run
 
-test: setup
+# The Python tools the tests call, in a virtual environment of their own:
+# python-jsonschema, which holds real run reports to docs/schemas/.
+TEST_VENV := var/test-venv
+test-tools: setup
+	@$(TEST_VENV)/bin/python3 -c "import jsonschema" 2>/dev/null || { \
+	  python3 -m venv $(TEST_VENV) && $(TEST_VENV)/bin/pip install --quiet jsonschema; }
+
+test: setup test-tools
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	$(MAKE) fuzz-smoke

@@ -105,6 +105,7 @@ struct ImportCommand: ParsableCommand {
         let display = ProgressDisplay(mode: events == nil ? .text : .events(logger))
         run.progress = { display.update(done: $0, total: $1) }
         var result: RunReport?
+        var failure: Error?
         var status = ExitStatus.success
         do {
             let report = try run.run()
@@ -116,6 +117,7 @@ struct ImportCommand: ParsableCommand {
             case nil: status = .success
             }
         } catch {
+            failure = error
             status = Self.status(for: error)
             if let events {
                 events.failed(error, status: status, started: started, finished: Date())
@@ -124,14 +126,17 @@ struct ImportCommand: ParsableCommand {
             }
         }
         // The outputs come after the publish: failing them must not read as a failed run, nor pass silently.
-        if let path = self.report, let result {
-            do { try OutputFile.write(RunReportDocument(result).encoded(), to: path) } catch {
-                outputFailed("the report", path, error, result, &status)
-            }
-        }
         if let path = output.metricsFile {
             do { try RunMetrics(startedAt: started, finishedAt: Date(), exitCode: status.rawValue, report: result).write(to: path) } catch {
                 outputFailed("the metrics file", path, error, result, &status)
+            }
+        }
+        // Last, so that its exit status is the process's (unless this very write fails: then exit 5 says so).
+        if let path = self.report {
+            let facts = RunReportDocument.Run(importerVersion: options.importerVersion, startedAt: started, finishedAt: Date(),
+                                              exitStatus: Int(status.rawValue), error: failure.map { "\($0)" }, dryRun: dryRun)
+            do { try OutputFile.write(RunReportDocument(result, run: facts).encoded(), to: path) } catch {
+                outputFailed("the report", path, error, result, &status)
             }
         }
         if let events, let result { events.finished(result, status: status, started: started, finished: Date()) }

@@ -1,3 +1,5 @@
+import IngestCore
+
 /// Data kept from the previous snapshot because tonight's input was missing
 /// or rejected; listed in the report and the manifest.
 public struct CarryOver: Sendable, Equatable, Codable {
@@ -13,10 +15,10 @@ public struct CarryOver: Sendable, Equatable, Codable {
     public var key: String
     public var fromVersion: String
     /// For a pharmacy: the export time of the data kept.
-    public var lastRefresh: String?
+    @NullEncoded public var lastRefresh: String?
     /// True when the data was too old and dropped instead of kept.
     public var dropped: Bool
-    public var offers: Int?
+    @NullEncoded public var offers: Int?
 
     enum CodingKeys: String, CodingKey {
         case kind, key, dropped, offers

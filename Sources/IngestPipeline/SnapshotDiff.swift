@@ -1,4 +1,5 @@
 import Foundation
+import IngestCore
 import IngestSnapshot
 
 /// What changes between two snapshots: the dry-run report's answer to
@@ -21,8 +22,8 @@ public struct SnapshotDiff: Sendable, Codable, Equatable {
         public var rate: Int
         /// `added`, `removed` or `limit_changed`.
         public var change: String
-        public var oldLimitCents: Int64?
-        public var newLimitCents: Int64?
+        @NullEncoded public var oldLimitCents: Int64?
+        @NullEncoded public var newLimitCents: Int64?
         enum CodingKeys: String, CodingKey {
             case rate, change
             case packageCode = "package_code", oldLimitCents = "old_limit_cents", newLimitCents = "new_limit_cents"

@@ -97,8 +97,8 @@ public struct CheckSummary: Sendable, Equatable, Codable {
     public var failed: [String] = []
     public var forced = false
     /// The passing pharmacy nearest the limit, and its margin, for the report and metrics.
-    public var closest: String?
-    public var margin: Double?
+    @NullEncoded public var closest: String?
+    @NullEncoded public var margin: Double?
 
     enum CodingKeys: String, CodingKey {
         case check, limit, evaluated, failed, forced, closest, margin

@@ -79,7 +79,7 @@ import Testing
         let manifest = try directory.readManifest(version)
         #expect(manifest.rejectCounts == ["trailer_mismatch": items])
         #expect(manifest.rejectSample?.count == Manifest.sampledPerReason)
-        let document = try JSONDecoder().decode(RunReportDocument.self, from: RunReportDocument(report).encoded())
+        let document = try JSONDecoder().decode(RunReportDocument.self, from: RunReportDocument(report, run: .finished(report)).encoded())
         #expect(document.rejects.count == Journal<Reject>.samplePerKind)
         #expect(document.rejectCounts == ["trailer_mismatch": items])
         let staging = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasPrefix(".staging") }

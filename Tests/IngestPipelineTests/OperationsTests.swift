@@ -163,7 +163,7 @@ import Testing
         #expect(diff.largestPriceChanges == [.init(pharmacyID: "1002", aptcode: "MM4", oldCents: 500, newCents: 1234)])
         #expect(ReportFormatter().format(report).contains("1002/MM4: 5.00 → 12.34 (+7.34)"))
         // The JSON report carries the same and parses back.
-        let document = try JSONSerialization.jsonObject(with: RunReportDocument(report).encoded()) as? [String: Any]
+        let document = try JSONSerialization.jsonObject(with: RunReportDocument(report, run: .finished(report)).encoded()) as? [String: Any]
         let changes = (document?["diff"] as? [String: Any])?["largest_price_changes"] as? [[String: Any]]
         #expect(changes?.first?["new_cents"] as? Int == 1234)
         #expect(document?["dry_run"] as? Bool == true)
