@@ -86,8 +86,11 @@ let package = Package(
                 "IngestPipeline", "IngestSnapshot", "IngestCore", "IngestGenerator",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
-            ]
+            ],
+            plugins: ["BuildInfoPlugin"]
         ),
+        // The build's commit, for --version and the manifest's importer_version.
+        .plugin(name: "BuildInfoPlugin", capability: .buildTool()),
 
         .target(
             name: "IngestTestSupport",

@@ -90,6 +90,7 @@ struct ImportCommand: ParsableCommand {
         var options = ImportOptions(feedsDirectory: feeds, snapshotsDirectory: snapshots, mappingsDirectory: mappings ?? "mappings",
                                     dryRun: dryRun, retention: keep, now: started, asOf: asOf?.date)
         options.mappingsDirectoryRequired = mappings != nil
+        options.importerVersion = importerVersion
         if let threads { options.parseThreads = threads }
         options.gates = QualityGates(maxOfferDropPercent: maxOfferDrop, maxPharmacyDropPercent: maxPharmacyDrop,
                                      maxRejectRatePercent: maxRejectRate)

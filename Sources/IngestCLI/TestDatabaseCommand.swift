@@ -29,6 +29,7 @@ struct TestDatabaseCommand: ParsableCommand {
         var options = ImportOptions(feedsDirectory: "\(scratch)/feeds", snapshotsDirectory: "\(scratch)/snapshots",
                                     mappingsDirectory: "\(scratch)/mappings")
         options.gates.maxRejectRatePercent = truth.maxRejectRatePercent
+        options.importerVersion = importerVersion
         let report: RunReport
         do { report = try ImportRun(options: options).run() } catch {
             printError("ingest: \(error)")

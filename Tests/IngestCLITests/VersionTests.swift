@@ -1,0 +1,40 @@
+import Foundation
+import IngestPipeline
+import IngestSnapshot
+import IngestTestSupport
+import Testing
+
+/// `--version` and the manifest's `importer_version` name the build: its
+/// release number and the commit it was built from, dirty or not.
+@Suite struct VersionTests {
+    /// What BuildInfoPlugin asks git, for the checkout the tests run in.
+    private func commit() throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["git", "-C", RepositoryFiles.root, "describe", "--always", "--dirty", "--abbrev=12", "--exclude", "*"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return process.terminationStatus == 0 ? text.trimmingCharacters(in: .whitespacesAndNewlines) : "unknown"
+    }
+
+    @Test func versionAndManifestNameTheCommit() throws {
+        let expected = "\(IngestVersion.current) (commit \(try commit()))"
+        #expect(!expected.contains("commit )"))
+        let version = try CommandRunner.ingest(["--version"])
+        #expect(version.status == 0 && version.stdout == expected + "\n" && version.stderr.isEmpty)
+
+        let temporary = TemporaryDirectory()
+        var feed = RAXFeedBuilder(pharmacyID: "4000", exportedAt: RAXFeedBuilder.exportTime(daysAgo: 1))
+        feed.item("MM1")
+        temporary.write("feeds/rax_1.txt", bytes: feed.bytes)
+        let run = try CommandRunner.ingest(["--feeds", "\(temporary.path)/feeds", "--snapshots", "\(temporary.path)/s"])
+        #expect(run.status == 0)
+        let directory = SnapshotDirectory(path: "\(temporary.path)/s")
+        let manifest = try directory.readManifest(try #require(directory.currentVersion()))
+        #expect(manifest.importerVersion == expected)
+    }
+}
