@@ -28,8 +28,8 @@ struct GeneratorOptions: ParsableArguments {
     @Option(name: .long, help: "Wrong-data faults, comma-separated, one pharmacy each: kroons-as-euro, decimal-slip, duplicate-branch, item-count-collapse, zero-stock (the ground truth holds over the first night of the seed).")
     var wrongData = ""
 
-    @Option(name: .long, help: "Folder holding patient_price_rules.toml, copied into the generated mappings.")
-    var rulesFrom = "mappings"
+    @Option(name: .long, help: ArgumentHelp("Folder holding patient_price_rules.toml, copied into the generated mappings (default: ./mappings when it holds one; otherwise none is written, and the import uses its built-in fee periods).", valueName: "dir"))
+    var rulesFrom: String?
 
     func validate() throws {
         guard pharmacies >= 1, items >= 1 else { throw ValidationError("--pharmacies and --items must be at least 1") }
@@ -59,10 +59,18 @@ struct GeneratorOptions: ParsableArguments {
         }
     }
 
+    /// The rules file to copy: the one named, or the checkout's, or none
+    /// (outside a checkout: the import then uses the built-in fee periods, as it does without a mappings folder).
+    var rulesSource: String? {
+        if let rulesFrom { return "\(rulesFrom)/patient_price_rules.toml" }
+        let checkout = "mappings/patient_price_rules.toml"
+        return FileManager.default.fileExists(atPath: checkout) ? checkout : nil
+    }
+
     var generatorOptions: FeedGenerator.Options {
         get throws {
             var options = FeedGenerator.Options(pharmacies: pharmacies, items: items, seed: seed, formats: try parsedFormats(), badRate: badRate,
-                                                rulesSource: "\(rulesFrom)/patient_price_rules.toml")
+                                                rulesSource: rulesSource)
             options.daysLater = daysLater
             options.priceChangeRate = priceChangeRate
             options.wrongData = try parsedWrongData()
@@ -71,9 +79,12 @@ struct GeneratorOptions: ParsableArguments {
     }
 
     /// Generates into `directory`, or exits: 78 without a rules file to copy, 74 on a full disk, 73 when writing fails otherwise.
-    func generate(into directory: String) throws -> GroundTruth {
+    /// `exportDay`: the first night's exports, when not the generator's own.
+    func generate(into directory: String, exportDay: GeneratedDay? = nil) throws -> GroundTruth {
         do {
-            return try FeedGenerator(options: try generatorOptions).generate(into: directory)
+            var options = try generatorOptions
+            if let exportDay { options.exportDay = exportDay }
+            return try FeedGenerator(options: options).generate(into: directory)
         } catch let error as GeneratorError {
             printError("ingest: \(error)")
             if case .missingRules = error { throw ExitStatus.configuration.exitCode }

@@ -17,6 +17,9 @@ struct TestDatabaseCommand: ParsableCommand {
 
     @OptionGroup var generator: GeneratorOptions
 
+    @Option(name: .long, help: ArgumentHelp("Build a database of another era: the feeds are exported the evening before this time (YYYY-MM-DD, midnight in Tallinn, or ISO 8601), the reimbursement list is valid from January 1 of that year, and the import runs as of it.", valueName: "time"))
+    var asOf: AsOfTime?
+
     func run() throws {
         let scratchDirectory: ScratchDirectory
         do { scratchDirectory = try ScratchDirectory(purpose: "testdb") } catch {
@@ -25,9 +28,9 @@ struct TestDatabaseCommand: ParsableCommand {
         }
         defer { withExtendedLifetime(scratchDirectory) {} }
         let scratch = scratchDirectory.path
-        let truth = try generator.generate(into: scratch)
+        let truth = try generator.generate(into: scratch, exportDay: asOf.map { Self.exportDay(before: $0.date) })
         var options = ImportOptions(feedsDirectory: "\(scratch)/feeds", snapshotsDirectory: "\(scratch)/snapshots",
-                                    mappingsDirectory: "\(scratch)/mappings")
+                                    mappingsDirectory: "\(scratch)/mappings", asOf: asOf?.date)
         options.gates.maxRejectRatePercent = truth.maxRejectRatePercent
         options.importerVersion = importerVersion
         let report: RunReport
@@ -48,5 +51,13 @@ struct TestDatabaseCommand: ParsableCommand {
         }
         let counts = ["pharmacies", "items", "offers"].map { "\($0) \(report.rowCounts[$0, default: 0])" }.joined(separator: ", ")
         print("wrote \(out): \(counts)")
+    }
+
+    /// The Tallinn day before `date`: the night whose exports a run at `date` reads.
+    static func exportDay(before date: Date) -> GeneratedDay {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "Europe/Tallinn")!
+        let parts = calendar.dateComponents([.year, .month, .day], from: date.addingTimeInterval(-86_400))
+        return GeneratedDay(year: parts.year!, month: parts.month!, day: parts.day!)
     }
 }

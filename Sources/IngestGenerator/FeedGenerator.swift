@@ -12,8 +12,13 @@ public struct FeedGenerator: Sendable {
         public var formats: [GeneratedFormat]
         /// Share of records written with a fault (0 for a clean folder).
         public var badRate: Double
-        /// The patient price rules file copied into the generated mappings.
-        public var rulesSource: String
+        /// The patient price rules file copied into the generated mappings;
+        /// nil writes none, and the import uses its built-in fee periods.
+        public var rulesSource: String?
+        /// The day of the first night's exports (23:00 in Tallinn; kroon-era
+        /// RAX feeds keep the end of 2010 unless this is earlier). The
+        /// reimbursement list is valid from the first of its year.
+        public var exportDay = GeneratedDay(year: 2025, month: 11, day: 20)
         /// The importer's reject-rate gate the ground truth assumes.
         public var maxRejectRatePercent = 5
         /// At most this many pharmacies share one chain file (format `chain`).
@@ -27,7 +32,7 @@ public struct FeedGenerator: Sendable {
         public var wrongData: [WrongDataFault] = []
 
         public init(pharmacies: Int, items: Int, seed: UInt64, formats: [GeneratedFormat] = [.rax, .noom, .csv],
-                    badRate: Double = 0, rulesSource: String) {
+                    badRate: Double = 0, rulesSource: String?) {
             self.pharmacies = pharmacies
             self.items = items
             self.seed = seed
@@ -55,13 +60,16 @@ public struct FeedGenerator: Sendable {
     public func generate(into out: String) throws -> GroundTruth {
         let feeds = "\(out)/feeds"
         let mappings = "\(out)/mappings"
+        // Read before anything is created: a missing rules file leaves no empty folders behind.
+        let rules = try options.rulesSource.map { source in
+            // Absence is the failure reported here, whatever the read's error.
+            guard let rules = try? Data(contentsOf: URL(fileURLWithPath: source)) else { throw GeneratorError.missingRules(source) }
+            return rules
+        }
         for directory in [feeds, mappings] {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         }
-        guard let rules = try? Data(contentsOf: URL(fileURLWithPath: options.rulesSource)) else {
-            throw GeneratorError.missingRules(options.rulesSource)
-        }
-        try rules.write(to: URL(fileURLWithPath: "\(mappings)/patient_price_rules.toml"))
+        try rules?.write(to: URL(fileURLWithPath: "\(mappings)/patient_price_rules.toml"))
         if options.formats.contains(.csv) || options.formats.contains(.chain) {
             try Data(StockFeedWriter.mapping.utf8).write(to: URL(fileURLWithPath: "\(mappings)/generated_chain.mapping.toml"))
         }
@@ -69,12 +77,14 @@ public struct FeedGenerator: Sendable {
         let catalog = GeneratedCatalog(items: options.items, seed: options.seed)
         var truth = GroundTruth(seed: options.seed, pharmacies: options.pharmacies, items: options.items, badRate: options.badRate,
                                 formats: options.formats.map(\.rawValue), maxRejectRatePercent: options.maxRejectRatePercent, feeds: [:])
-        let reference = ReferenceFileWriter(catalog: catalog, pharmacies: options.pharmacies, seed: options.seed, badRate: options.badRate,
+        var reference = ReferenceFileWriter(catalog: catalog, pharmacies: options.pharmacies, seed: options.seed, badRate: options.badRate,
                                             name: Self.pharmacyName)
+        reference.listYear = options.exportDay.year
         for (file, counts) in try reference.write(to: feeds) { truth.feeds[file] = counts }
 
         var all = (0..<options.pharmacies).map { stockWriter(index: $0, catalog: catalog) }
         for index in all.indices {
+            all[index].firstDay = options.exportDay
             all[index].night.daysLater = options.daysLater
             all[index].night.priceChangeRate = options.priceChangeRate
         }
@@ -174,4 +184,19 @@ private final class ResultSlots: @unchecked Sendable {
         defer { lock.unlock() }
         return slots
     }
+}
+
+/// A calendar day of the generated exports.
+public struct GeneratedDay: Sendable, Equatable, Comparable {
+    public var year: Int
+    public var month: Int
+    public var day: Int
+
+    public init(year: Int, month: Int, day: Int) {
+        self.year = year
+        self.month = month
+        self.day = day
+    }
+
+    public static func < (a: GeneratedDay, b: GeneratedDay) -> Bool { (a.year, a.month, a.day) < (b.year, b.month, b.day) }
 }

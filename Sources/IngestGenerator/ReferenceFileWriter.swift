@@ -8,6 +8,8 @@ struct ReferenceFileWriter {
     let seed: UInt64
     let badRate: Double
     let name: (Int) -> String
+    /// The reimbursement list is valid from January 1 of this year.
+    var listYear = 2025
 
     /// Diagnosis items in each notation the catalog uses.
     static let itemsPerNotation = ["(A50-A53)*": 1, "I21*; I22*; I25.2*": 3, "E10-E11; E13-14; E89.1; O24": 4,
@@ -18,7 +20,7 @@ struct ReferenceFileWriter {
         var random = SeededRandom(seed: seed, stream: 2)
         return [
             ("pharmacies.csv", try registry(directory, &random)),
-            ("reimbursement_2025-01-01.xml", try reimbursement(directory, &random)),
+            ("reimbursement_\(listYear)-01-01.xml", try reimbursement(directory, &random)),
             ("atc.csv", try atc(directory)),
             ("icd10.csv", try icd10(directory)),
             ("gs1_datasheets.xml", try gs1(directory, &random)),
@@ -45,9 +47,9 @@ struct ReferenceFileWriter {
 
     private func reimbursement(_ directory: String, _ random: inout SeededRandom) throws -> GroundTruth.Feed {
         var truth = GroundTruth.Feed()
-        var sink = try ByteSink(path: "\(directory)/reimbursement_2025-01-01.xml")
+        var sink = try ByteSink(path: "\(directory)/reimbursement_\(listYear)-01-01.xml")
         defer { sink.close() }
-        sink.append("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<reimbursementList validFrom=\"2025-01-01\">\n  <legend>\n")
+        sink.append("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<reimbursementList validFrom=\"\(listYear)-01-01\">\n  <legend>\n")
         sink.append("    <abbr code=\"rv\">ravimi väljakirjutamise õigus</abbr>\n    <abbr code=\"e\">eriarst</abbr>\n  </legend>\n")
         truth.accept()
         truth.accept()

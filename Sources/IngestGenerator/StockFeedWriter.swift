@@ -75,6 +75,8 @@ public struct StockFeedWriter: Sendable {
     let wholeFault: WholeFault?
     let seed: UInt64
     var night = Night()
+    /// The first night's export day (`FeedGenerator.Options.exportDay`).
+    var firstDay = GeneratedDay(year: 2025, month: 11, day: 20)
 
     struct Line {
         var item: GeneratedCatalog.Item
@@ -89,10 +91,12 @@ public struct StockFeedWriter: Sendable {
     /// The header's currency: a kroon export labelled EUR (`.kroonsAsEuro`) keeps its kroon amounts.
     var declaredCurrency: String { usesKroons && night.wrongData != .kroonsAsEuro ? "EEK" : "EUR" }
 
-    /// Local export time: kroon-era feeds at the end of 2010, the others in
-    /// 2025; a later night `daysLater` on; a copied branch a minute after its original.
+    /// Local export time: kroon-era feeds at the end of 2010 (or on `firstDay`
+    /// if it is earlier), the others on `firstDay`; a later night `daysLater`
+    /// on; a copied branch a minute after its original.
     var exportParts: (year: Int, month: Int, day: Int, hour: Int, minute: Int) {
-        let base = usesKroons ? (2010, 12, 30, 23, index % 60) : (2025, 11, 20, 23, index % 60)
+        let day = usesKroons ? min(GeneratedDay(year: 2010, month: 12, day: 30), firstDay) : firstDay
+        let base = (day.year, day.month, day.day, 23, index % 60)
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "UTC")!
         let start = calendar.date(from: DateComponents(year: base.0, month: base.1, day: base.2, hour: base.3, minute: base.4))!

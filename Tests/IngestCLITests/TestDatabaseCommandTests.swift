@@ -1,0 +1,41 @@
+import Foundation
+import IngestSnapshot
+import IngestTestSupport
+import Testing
+
+/// `ingest generate` and `ingest testdb` work from any folder, not only a
+/// checkout, and `testdb --as-of` builds a database of another era.
+@Suite struct TestDatabaseCommandTests {
+    @Test func generateOutsideACheckoutUsesTheBuiltInFeePeriodsAndLeavesNothingOnFailure() throws {
+        let temporary = TemporaryDirectory()
+        let generated = try CommandRunner.ingest(["generate", "--out", "g", "--pharmacies", "2", "--items", "5"], in: temporary.path)
+        #expect(generated.status == 0, "\(generated.stderr)")
+        #expect(generated.stdout == "generated 7 files with 822 records into g/feeds; mappings in g/mappings; counts in g/ground-truth.json\n")
+        #expect(!FileManager.default.fileExists(atPath: "\(temporary.path)/g/mappings/patient_price_rules.toml"))
+        let imported = try CommandRunner.ingest(["--feeds", "g/feeds", "--mappings", "g/mappings", "--snapshots", "s"], in: temporary.path)
+        #expect(imported.status == 0)
+        #expect(imported.stdout.contains("default_price_rules"))
+
+        let missing = try CommandRunner.ingest(["generate", "--out", "g2", "--rules-from", "nowhere"], in: temporary.path)
+        #expect(missing.status == 78)
+        #expect(missing.stderr == "ingest: no patient price rules at nowhere/patient_price_rules.toml to copy into the generated mappings\n")
+        #expect(!FileManager.default.fileExists(atPath: "\(temporary.path)/g2"), "no empty folders left behind")
+    }
+
+    @Test func testdbOfAnotherEraOutsideACheckout() throws {
+        let temporary = TemporaryDirectory()
+        let result = try CommandRunner.ingest(["testdb", "--out", "old.sqlite", "--pharmacies", "4", "--items", "10", "--as-of", "2011-05-01"],
+                                              in: temporary.path)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout == "wrote old.sqlite: pharmacies 4, items 10, offers 40\n")
+        let database = try SQLiteDatabase(path: "\(temporary.path)/old.sqlite", readOnly: true)
+        func meta(_ key: String) throws -> String? { try database.strings("SELECT value FROM meta WHERE key = '\(key)'").first }
+        #expect(try meta("as_of") == "2011-05-01T00:00:00+03:00")
+        #expect(try meta("reimbursement_valid_from") == "2011-01-01")
+        // Every pharmacy's export is from the night before, none from the future and none stale.
+        #expect(try database.strings("SELECT DISTINCT substr(last_refresh, 1, 10) FROM pharmacies WHERE stale = 0 ORDER BY 1")
+                .allSatisfy { $0 <= "2011-04-30" && $0 >= "2010-12-30" })
+        #expect(try database.scalarInt("SELECT count(*) FROM pharmacies WHERE stale = 1") == 0)
+        try database.close()
+    }
+}
