@@ -167,14 +167,14 @@ import Testing
         #expect(directory.currentVersion() == current)
     }
 
-    /// Every subcommand's --help lists its own codes with what they mean there, and the README does too.
+    /// Every subcommand's --help lists its own codes with what they mean there, and docs/USAGE.md does too.
     @Test func eachSubcommandDocumentsItsExitCodes() throws {
-        let readme = try String(contentsOfFile: "\(RepositoryFiles.root)/README.md", encoding: .utf8)
+        let readme = try String(contentsOfFile: "\(RepositoryFiles.root)/docs/USAGE.md", encoding: .utf8)
         for (name, codes) in SnapshotsCommand.exitCodes {
             let help = try CommandRunner.ingest(["snapshots", name, "--help"])
             #expect(help.status == 0)
             let row = readme.split(separator: "\n").first { $0.hasPrefix("| `snapshots \(name)` |") }
-            #expect(row != nil, "README has no exit code row for snapshots \(name)")
+            #expect(row != nil, "docs/USAGE.md has no exit code row for snapshots \(name)")
             for (status, meaning) in codes {
                 #expect(help.stdout.contains("\(status.rawValue)"), "snapshots \(name) --help lacks \(status.rawValue)")
                 // --help wraps long lines: compare with whitespace runs as one space.
@@ -182,7 +182,7 @@ import Testing
                 #expect(words(help.stdout).contains("\(status.rawValue) \(words(meaning))"), "snapshots \(name) --help lacks: \(meaning)")
                 // 1 and 64 are said once above the table, for every subcommand.
                 let everywhere = ExitStatus.always.contains { $0.0 == status }
-                #expect(everywhere || row?.contains(" \(status.rawValue) ") == true, "README row of snapshots \(name) lacks \(status.rawValue)")
+                #expect(everywhere || row?.contains(" \(status.rawValue) ") == true, "docs/USAGE.md's row of snapshots \(name) lacks \(status.rawValue)")
             }
         }
     }
