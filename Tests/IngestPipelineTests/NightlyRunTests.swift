@@ -238,6 +238,27 @@ import Testing
         #expect(report.rejects.first { $0.reason == .duplicateKey }?.line == 22)
     }
 
+    /// The report's columns are as wide as their longest entry: a long mapping name never runs into the outcome.
+    @Test func theReportKeepsItsColumnsForTheLongestNames() throws {
+        let nights = Nights()
+        nights.temporary.write("mappings/a_chain_of_sister_sites_with_a_long_name.mapping.toml", text: Self.chainMapping)
+        writeChain(nights, "chain_x_a.csv", date: "22.11.2026", rows: [("401", "K", "1,00"), ("40200000000", "K", "x")])
+        nights.rax("rax_b.txt", pharmacy: "200", exported: "20261122T2305")
+        let text = ReportFormatter().format(try nights.run(asOf: "2026-11-23T06:00:00"))
+        let lines = text.split(separator: "\n").map(String.init)
+        let header = try #require(lines.first { $0.hasPrefix("FILE") })
+        let outcomeColumn = try #require(header.range(of: "OUTCOME")).lowerBound.utf16Offset(in: header)
+        let adapterColumn = try #require(header.range(of: "ADAPTER")).lowerBound.utf16Offset(in: header)
+        let rows = lines.filter { $0.hasPrefix("chain_x_a.csv") || $0.hasPrefix("rax_b.txt") }
+        #expect(rows.count == 3)
+        for row in rows {
+            let characters = Array(row)
+            #expect(characters[outcomeColumn - 1] == " " && characters[outcomeColumn] != " ", "\(row)")
+            #expect(characters[adapterColumn - 1] == " " && characters[adapterColumn] != " ", "\(row)")
+        }
+        #expect(rows.contains { $0.contains("mapping:a_chain_of_sister_sites_with_a_long_name  rejected") })
+    }
+
     @Test func aFileTwoAdaptersClaimIsRejectedAndTheNightGoesOn() throws {
         let nights = Nights()
         nights.temporary.write("mappings/chain.mapping.toml", text: Self.chainMapping)
