@@ -111,7 +111,7 @@ struct ImportCommand: ParsableCommand {
         do {
             let report = try run.run()
             result = report
-            print(ReportFormatter().format(report), terminator: "")
+            print(ReportFormatter().format(report, elapsed: Date().timeIntervalSince(started)), terminator: "")
             switch report.blocked {
             case .emptyResult?: status = .emptyResult
             case .gates?: status = .gateFailed

@@ -1,3 +1,4 @@
+import Foundation
 import IngestCore
 import IngestSnapshot
 
@@ -12,17 +13,41 @@ public struct ReportFormatter {
         self.samplesPerReason = samplesPerReason
     }
 
-    public func format(_ report: RunReport) -> String {
-        format(report, title: report.dryRun ? "ingest dry run: nothing is published" : "ingest run", publishing: true)
+    /// `elapsed`: the run's duration, for the verdict line, when the caller timed it.
+    public func format(_ report: RunReport, elapsed: TimeInterval? = nil) -> String {
+        format(report, title: report.dryRun ? "ingest dry run: nothing is published" : "ingest run", publishing: true, elapsed: elapsed)
+    }
+
+    /// One line that says how the run ended, before any detail: what cron
+    /// mail shows first. `PUBLISHED`, `NOT PUBLISHED (gates)` and the like,
+    /// then the totals.
+    public func verdict(_ report: RunReport, elapsed: TimeInterval? = nil) -> String {
+        func count(_ number: Int, _ one: String, _ many: String) -> String { "\(number) \(number == 1 ? one : many)" }
+        let pharmacies = report.rowCounts["pharmacies", default: 0]
+        let stale = report.carriedOver.filter { $0.kind == .pharmacy && !$0.dropped }.count
+        var totals = "\(count(pharmacies, "pharmacy", "pharmacies")) (\(pharmacies - stale) fresh, \(stale) stale), "
+            + "\(count(report.rowCounts["offers", default: 0], "offer", "offers")), \(count(report.rejects.total, "reject", "rejects")), "
+            + count(report.warnings.total, "warning", "warnings")
+        if let elapsed { totals += String(format: " in %.1f s", elapsed) }
+        let code: String?
+        switch report.blocked {
+        case .emptyResult?: code = "no offers"
+        case .gates?: code = "quality gates"
+        case nil: code = nil
+        }
+        if let version = report.publishedVersion { return "PUBLISHED \(version): \(totals)" }
+        if let code { return (report.dryRun ? "WOULD NOT PUBLISH" : "NOT PUBLISHED") + " (\(code)): \(totals)" }
+        return "DRY RUN, would publish: \(totals)"
     }
 
     /// `ingest check`: the files, their rejects and warnings; nothing about a snapshot.
     public func formatCheck(_ report: RunReport) -> String {
-        format(report, title: "ingest check: nothing is written", publishing: false)
+        format(report, title: "ingest check: nothing is written", publishing: false, elapsed: nil)
     }
 
-    private func format(_ report: RunReport, title: String, publishing: Bool) -> String {
+    private func format(_ report: RunReport, title: String, publishing: Bool, elapsed: TimeInterval?) -> String {
         var lines: [String] = [title]
+        if publishing { lines.append(verdict(report, elapsed: elapsed)) }
         let nameWidth = max(4, report.feeds.map(\.file.count).max() ?? 4)
         // A chain file has a line per pharmacy; the column tells them apart.
         let pharmacyWidth = max(8, report.feeds.map { ($0.pharmacyID ?? "-").count }.max() ?? 8)
