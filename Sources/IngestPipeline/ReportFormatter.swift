@@ -150,7 +150,18 @@ public struct ReportFormatter {
         lines.append("  offers added: \(diff.offersAdded), removed: \(diff.offersRemoved), price changed: \(diff.priceChanges), limit price changed: \(diff.limitPriceChanges)")
         for change in diff.largestPriceChanges {
             let delta = change.newCents - change.oldCents
-            lines.append("    \(change.pharmacyID)/\(change.aptcode): \(Money.format(change.oldCents)) → \(Money.format(change.newCents)) (\(delta > 0 ? "+" : "-")\(Money.format(abs(delta))))")
+            let percent = change.percent.map { String(format: ", %+.1f %%", $0) } ?? ""
+            let names = [change.itemName, change.pharmacyName.map { "at \($0)" }].compactMap { $0 }.joined(separator: " ")
+            lines.append("    \(change.pharmacyID)/\(change.aptcode): \(Money.format(change.oldCents)) → \(Money.format(change.newCents)) "
+                + "(\(delta > 0 ? "+" : "-")\(Money.format(abs(delta)))\(percent))" + (names.isEmpty ? "" : "  \(names)"))
+        }
+        if diff.priceChanges > 0 {
+            let buckets = diff.priceChangeHistogram.filter { $0.count > 0 }.map { bucket in
+                let from = bucket.fromPercent.map { String(format: "%+g %%", $0) } ?? "…"
+                let to = bucket.toPercent.map { String(format: "%+g %%", $0) } ?? "…"
+                return "\(from) to \(to): \(bucket.count)"
+            }
+            lines.append("    by size: " + buckets.joined(separator: "; "))
         }
         lines.append("  reimbursement changes: \(diff.reimbursementChanges.count)")
         for change in diff.reimbursementChanges.prefix(samplesPerReason * 2) {

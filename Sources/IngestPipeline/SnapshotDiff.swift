@@ -11,9 +11,77 @@ public struct SnapshotDiff: Sendable, Codable, Equatable {
         public var aptcode: String
         public var oldCents: Int64
         public var newCents: Int64
+        /// The item's and the pharmacy's names in the new snapshot, for a person reading the list.
+        public var itemName: String?
+        public var pharmacyName: String?
+
+        /// Written by hand: `percent` is derived, and absent names are `null`.
         enum CodingKeys: String, CodingKey {
-            case aptcode
+            case aptcode, percent
             case pharmacyID = "pharmacy_id", oldCents = "old_cents", newCents = "new_cents"
+            case itemName = "item_name", pharmacyName = "pharmacy_name"
+        }
+
+        public init(pharmacyID: String, aptcode: String, oldCents: Int64, newCents: Int64, itemName: String? = nil, pharmacyName: String? = nil) {
+            self.pharmacyID = pharmacyID
+            self.aptcode = aptcode
+            self.oldCents = oldCents
+            self.newCents = newCents
+            self.itemName = itemName
+            self.pharmacyName = pharmacyName
+        }
+
+        /// The change against the old price in percent, one decimal; nil from a price of 0.
+        public var percent: Double? {
+            guard oldCents != 0 else { return nil }
+            return (Double(newCents - oldCents) * 1000 / Double(oldCents)).rounded() / 10
+        }
+
+        public init(from decoder: Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            self.init(pharmacyID: try container.decode(String.self, forKey: .pharmacyID), aptcode: try container.decode(String.self, forKey: .aptcode),
+                      oldCents: try container.decode(Int64.self, forKey: .oldCents), newCents: try container.decode(Int64.self, forKey: .newCents),
+                      itemName: try container.decodeIfPresent(String.self, forKey: .itemName),
+                      pharmacyName: try container.decodeIfPresent(String.self, forKey: .pharmacyName))
+        }
+
+        public func encode(to encoder: Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(pharmacyID, forKey: .pharmacyID)
+            try container.encode(aptcode, forKey: .aptcode)
+            try container.encode(oldCents, forKey: .oldCents)
+            try container.encode(newCents, forKey: .newCents)
+            try container.encode(itemName, forKey: .itemName)
+            try container.encode(pharmacyName, forKey: .pharmacyName)
+            try container.encode(percent, forKey: .percent)
+        }
+    }
+
+    /// How many offers' prices moved by how much: every changed offer counted,
+    /// in bounded memory, for a histogram. Buckets by the change in percent
+    /// against the old price, `from` inclusive, `to` exclusive (nil: open).
+    public struct PriceChangeBucket: Sendable, Codable, Equatable {
+        @NullEncoded public var fromPercent: Double?
+        @NullEncoded public var toPercent: Double?
+        public var count: Int
+
+        enum CodingKeys: String, CodingKey {
+            case count
+            case fromPercent = "from_percent", toPercent = "to_percent"
+        }
+
+        /// The edges between buckets; a price from 0 counts in the last.
+        static let edges: [Double] = [-50, -20, -10, -5, -1, 0, 1, 5, 10, 20, 50]
+
+        static var empty: [PriceChangeBucket] {
+            let bounds: [Double?] = [nil] + edges.map { $0 } + [nil]
+            return (0..<(bounds.count - 1)).map { PriceChangeBucket(fromPercent: bounds[$0], toPercent: bounds[$0 + 1], count: 0) }
+        }
+
+        /// The bucket of a change of `percent` (nil: from a price of 0).
+        static func index(of percent: Double?) -> Int {
+            guard let percent else { return edges.count }
+            return edges.firstIndex { percent < $0 } ?? edges.count
         }
     }
 
@@ -44,6 +112,8 @@ public struct SnapshotDiff: Sendable, Codable, Equatable {
     public var priceChanges = 0
     /// The largest changes by absolute amount.
     public var largestPriceChanges: [PriceChange] = []
+    /// Every price change, counted by how far it moved.
+    public var priceChangeHistogram: [PriceChangeBucket] = PriceChangeBucket.empty
     public var limitPriceChanges = 0
     public var reimbursementChanges: [ReimbursementChange] = []
 
@@ -54,6 +124,7 @@ public struct SnapshotDiff: Sendable, Codable, Equatable {
         case itemsAddedSample = "items_added_sample", itemsRemovedSample = "items_removed_sample"
         case offersAdded = "offers_added", offersRemoved = "offers_removed", priceChanges = "price_changes"
         case largestPriceChanges = "largest_price_changes", limitPriceChanges = "limit_price_changes"
+        case priceChangeHistogram = "price_change_histogram"
         case reimbursementChanges = "reimbursement_changes"
     }
 
@@ -82,23 +153,30 @@ public struct SnapshotDiff: Sendable, Codable, Equatable {
               (SELECT 1 FROM main.offers n WHERE n.pharmacy_id = o.pharmacy_id AND n.aptcode = o.aptcode)
             """) ?? 0)
 
-        // One pass over the offers both have: count changes, keep the largest.
-        let changes = try database.prepare("""
-            SELECT n.pharmacy_id, n.aptcode, o.price_cents, n.price_cents, o.limit_price_cents IS NOT n.limit_price_cents
-            FROM main.offers n JOIN old.offers o ON o.pharmacy_id = n.pharmacy_id AND o.aptcode = n.aptcode
-            WHERE o.price_cents != n.price_cents OR o.limit_price_cents IS NOT n.limit_price_cents
-            """)
+        // One pass over the offers both have: count changes, bucket them, keep the largest.
         var largest: [PriceChange] = []
-        while try changes.step() {
-            if changes.int64(4) != 0 { diff.limitPriceChanges += 1 }
-            let change = PriceChange(pharmacyID: changes.string(0) ?? "", aptcode: changes.string(1) ?? "",
-                                     oldCents: changes.int64(2), newCents: changes.int64(3))
-            guard change.oldCents != change.newCents else { continue }
+        try forEachChange(in: database) { change, limitChanged in
+            if limitChanged { diff.limitPriceChanges += 1 }
+            guard change.oldCents != change.newCents else { return }
             diff.priceChanges += 1
+            diff.priceChangeHistogram[PriceChangeBucket.index(of: change.percent)].count += 1
             largest.append(change)
             if largest.count > sample * 4 { largest = Array(largest.sorted(by: Self.larger).prefix(sample)) }
         }
-        diff.largestPriceChanges = Array(largest.sorted(by: Self.larger).prefix(sample))
+        let names = try database.prepare("""
+            SELECT (SELECT name FROM main.items WHERE aptcode = ?1), (SELECT name FROM main.pharmacies WHERE id = ?2)
+            """)
+        diff.largestPriceChanges = try largest.sorted(by: Self.larger).prefix(sample).map { change in
+            var named = change
+            names.reset()
+            try names.bind(change.aptcode, at: 1)
+            try names.bind(change.pharmacyID, at: 2)
+            if try names.step() {
+                named.itemName = names.string(0)
+                named.pharmacyName = names.string(1)
+            }
+            return named
+        }
 
         let tiers = try database.prepare("""
             SELECT n.package_code, n.rate, 'added', NULL, n.limit_price_cents FROM main.reimbursements n
@@ -118,6 +196,22 @@ public struct SnapshotDiff: Sendable, Codable, Equatable {
                 oldLimitCents: tiers.isNull(3) ? nil : tiers.int64(3), newLimitCents: tiers.isNull(4) ? nil : tiers.int64(4)))
         }
         return diff
+    }
+
+    /// Every offer both snapshots hold whose price or limit price differs,
+    /// one at a time (`database` is the new snapshot with the old one
+    /// attached as `old`): what a report needs to show all changes in
+    /// bounded memory. `limitChanged`: the limit price moved too, or alone.
+    public static func forEachChange(in database: SQLiteDatabase, _ body: (PriceChange, _ limitChanged: Bool) throws -> Void) throws {
+        let changes = try database.prepare("""
+            SELECT n.pharmacy_id, n.aptcode, o.price_cents, n.price_cents, o.limit_price_cents IS NOT n.limit_price_cents
+            FROM main.offers n JOIN old.offers o ON o.pharmacy_id = n.pharmacy_id AND o.aptcode = n.aptcode
+            WHERE o.price_cents != n.price_cents OR o.limit_price_cents IS NOT n.limit_price_cents
+            """)
+        while try changes.step() {
+            try body(PriceChange(pharmacyID: changes.string(0) ?? "", aptcode: changes.string(1) ?? "",
+                                 oldCents: changes.int64(2), newCents: changes.int64(3)), changes.int64(4) != 0)
+        }
     }
 
     private static func larger(_ a: PriceChange, _ b: PriceChange) -> Bool {

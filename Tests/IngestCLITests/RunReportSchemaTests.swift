@@ -78,7 +78,12 @@ import Testing
 
         let second = try json(dry.report)
         #expect(second["dry_run"] as? Bool == true && second["published"] as? Bool == false && second["published_version"] is NSNull)
-        #expect((second["diff"] as? [String: Any])?["price_changes"] as? Int == 119)
+        let diff = try #require(second["diff"] as? [String: Any])
+        #expect(diff["price_changes"] as? Int == 119)
+        // Every change counted once in the histogram: +50 %, all of them (1.00 → 1.50).
+        let buckets = try #require(diff["price_change_histogram"] as? [[String: Any]])
+        #expect(buckets.compactMap { $0["count"] as? Int }.reduce(0, +) == 119 && buckets.last?["count"] as? Int == 119)
+        #expect((diff["largest_price_changes"] as? [[String: Any]])?.first?["percent"] as? Double == 50.0)
 
         let third = try json(gated.report)
         #expect(third["exit_status"] as? Int == 3 && third["blocked"] as? String == "gates")

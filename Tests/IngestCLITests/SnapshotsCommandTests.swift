@@ -46,7 +46,8 @@ import Testing
         #expect(verify.stdout.contains("\(versions[0]): ok"))
 
         let diff = try CommandRunner.ingest(["snapshots", "diff", versions[0], versions[1], "--snapshots", snapshots])
-        #expect(diff.stdout.contains("2000/MM1: 1.00 → 2.00 (+1.00)"))
+        #expect(diff.stdout.contains("    2000/MM1: 1.00 → 2.00 (+1.00, +100.0 %)  ITEM at AASA APTEEK\n"))
+        #expect(diff.stdout.contains("    by size: +50 % to …: 2\n"))
 
         #expect(try CommandRunner.ingest(["snapshots", "rollback", "nope", "--snapshots", snapshots]).status == 66)
     }

@@ -160,8 +160,16 @@ import Testing
         let report = try ImportRun(options: options(temporary, feeds, dryRun: true)).run()
         let diff = try #require(report.diff)
         #expect(diff.priceChanges == 1)
-        #expect(diff.largestPriceChanges == [.init(pharmacyID: "1002", aptcode: "MM4", oldCents: 500, newCents: 1234)])
-        #expect(ReportFormatter().format(report).contains("1002/MM4: 5.00 → 12.34 (+7.34)"))
+        let change = try #require(diff.largestPriceChanges.first)
+        #expect(diff.largestPriceChanges.count == 1 && change.pharmacyID == "1002" && change.aptcode == "MM4")
+        #expect(change.oldCents == 500 && change.newCents == 1234 && change.percent == 146.8)
+        #expect(change.itemName != nil && change.pharmacyName != nil)
+        // Every change counted by its size: one of +50 % and more.
+        #expect(diff.priceChangeHistogram.map(\.count) == [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1])
+        #expect(diff.priceChangeHistogram.last?.fromPercent == 50 && diff.priceChangeHistogram.last?.toPercent == nil)
+        let text = ReportFormatter().format(report)
+        #expect(text.contains("1002/MM4: 5.00 → 12.34 (+7.34, +146.8 %)  \(change.itemName!) at \(change.pharmacyName!)"))
+        #expect(text.contains("    by size: +50 % to …: 1"))
         // The JSON report carries the same and parses back.
         let document = try JSONSerialization.jsonObject(with: RunReportDocument(report, run: .finished(report)).encoded()) as? [String: Any]
         let changes = (document?["diff"] as? [String: Any])?["largest_price_changes"] as? [[String: Any]]
