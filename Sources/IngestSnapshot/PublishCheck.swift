@@ -22,9 +22,10 @@ public enum PublishCheck {
     /// the last seconds of a run in which the other core would idle.
     public static func problems(path: String, offers expected: TableDigest? = nil, threads: Int = 2) throws(SQLiteError) -> String? {
         let plan = try Plan(path: path, offers: expected)
-        let findings = ScanResults(count: plan.scans.count)
+        let threads = max(1, min(threads, plan.scans.count))
+        let findings = ScanResults(count: plan.scans.count, workers: threads)
         // This thread works too: `threads - 1` more.
-        let workers = (1..<max(1, min(threads, plan.scans.count))).map { _ in
+        let workers = (1..<threads).map { _ in
             Thread { findings.work(plan.scans, path: path) }
         }
         for worker in workers { worker.start() }
@@ -110,8 +111,16 @@ public enum PublishCheck {
         private let lock = NSCondition()
         private var next = 0
         private var results: [Result<Outcome, SQLiteError>?]
+        /// Workers still running, connections open. The check returns only
+        /// once every connection is closed: the publisher links and unlinks
+        /// the file next, and a connection left open on an unlinked file can
+        /// confuse SQLite's per-inode locks for the next file given that inode.
+        private var running: Int
 
-        init(count: Int) { results = Array(repeating: nil, count: count) }
+        init(count: Int, workers: Int) {
+            results = Array(repeating: nil, count: count)
+            running = workers
+        }
 
         /// Takes scans until none is left, each on this thread's own connection.
         func work(_ scans: [Plan.Scan], path: String) {
@@ -128,6 +137,10 @@ public enum PublishCheck {
             }
             // A close that fails leaves nothing behind that a finding would name: the connection only read.
             if let database { try? database.close() }
+            lock.lock()
+            running -= 1
+            lock.broadcast()
+            lock.unlock()
         }
 
         private func claim(_ count: Int) -> Int? {
@@ -154,9 +167,10 @@ public enum PublishCheck {
             }
         }
 
+        /// Until every scan has its outcome and every worker has closed its connection.
         func waitForAll() {
             lock.lock()
-            while results.contains(where: { $0 == nil }) { lock.wait() }
+            while running > 0 || results.contains(where: { $0 == nil }) { lock.wait() }
             lock.unlock()
         }
 

@@ -116,6 +116,14 @@ public final class SQLiteStatement {
     public func isNull(_ column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_NULL }
     public func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
     public func double(_ column: Int32) -> Double { sqlite3_column_double(handle, column) }
+    /// A text column's bytes, valid until the next step, reset or finalize:
+    /// for comparing keys without making a `String` of each.
+    public func textBytes(_ column: Int32) -> UnsafeRawBufferPointer {
+        // The text first, then its length: SQLite's documented order.
+        let text = sqlite3_column_text(handle, column)
+        return UnsafeRawBufferPointer(start: text, count: Int(sqlite3_column_bytes(handle, column)))
+    }
+
     public func string(_ column: Int32) -> String? {
         guard let text = sqlite3_column_text(handle, column) else { return nil }
         return String(cString: text)
