@@ -4,6 +4,9 @@
 /// `version` bump.
 public struct SnapshotSchema: Sendable {
     public static let version = 1
+    /// `PRAGMA application_id` of every snapshot ("INGS"): a file tells what
+    /// it is (`file(1)` and readers check it), beside `user_version` = `version`.
+    public static let applicationID: Int32 = 0x494E_4753
 
     /// In creation order: the core tables, the given ones, the search index last.
     public let tables: [SnapshotTable]
@@ -18,7 +21,10 @@ public struct SnapshotSchema: Sendable {
     public var countedTables: [String] { tables.filter(\.counted).map(\.name) }
 
     /// `WITHOUT ROWID` where the primary key is the access path, so rows
-    /// live in key order in one B-tree.
+    /// live in key order in one B-tree. Relations are declared as foreign
+    /// keys for generic clients (Datasette, sqlite-utils) to show and follow;
+    /// the build does not enforce them row by row (SNAPSHOT.md), and a test
+    /// runs `PRAGMA foreign_key_check` over a generated snapshot.
     ///
     /// `offers_by_item` keeps an item's offers in pharmacy order, the order
     /// the integrity check looks them up in (`SnapshotIntegrityCheck`); the
@@ -41,7 +47,8 @@ public struct SnapshotSchema: Sendable {
             """, indexes: ["CREATE INDEX items_by_gtin ON items(gtin)", "CREATE INDEX IF NOT EXISTS items_by_atc ON items(atc)"]),
         SnapshotTable(name: "offers", create: """
             CREATE TABLE offers(
-                pharmacy_id TEXT NOT NULL, aptcode TEXT NOT NULL, price_cents INTEGER NOT NULL,
+                pharmacy_id TEXT NOT NULL REFERENCES pharmacies(id), aptcode TEXT NOT NULL REFERENCES items(aptcode),
+                price_cents INTEGER NOT NULL,
                 quantity INTEGER, limit_price_cents INTEGER, price_50_cents INTEGER,
                 price_75_cents INTEGER, price_90_cents INTEGER, price_100_cents INTEGER,
                 PRIMARY KEY (pharmacy_id, aptcode)

@@ -44,6 +44,8 @@ public final class SnapshotWriter {
             PRAGMA page_size = 4096;
             PRAGMA cache_size = -16384;
             PRAGMA locking_mode = EXCLUSIVE;
+            PRAGMA application_id = \(SnapshotSchema.applicationID);
+            PRAGMA user_version = \(SnapshotSchema.version);
             """)
         try database.execute(schema.createSQL)
         try database.execute("BEGIN")

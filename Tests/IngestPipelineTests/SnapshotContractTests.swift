@@ -1,3 +1,4 @@
+import IngestGenerator
 import IngestSnapshot
 import IngestTestSupport
 import Testing
@@ -33,5 +34,31 @@ import Testing
             #expect(Set(columns).isSubset(of: actual), "\(table) has \(actual)")
         }
         #expect(query.value("SELECT group_concat(name) FROM pragma_index_list('offers') WHERE name = 'offers_by_item'") == "offers_by_item")
+    }
+
+    /// A snapshot says what it is (application_id, user_version) and declares
+    /// its relations, and a generated national-shaped one keeps them all.
+    @Test func identityAndForeignKeysHold() throws {
+        let temporary = TemporaryDirectory()
+        let truth = try FeedGenerator(options: .init(pharmacies: 6, items: 40, seed: 3, formats: [.rax, .noom, .csv, .chain], badRate: 0,
+                                                     rulesSource: "\(RepositoryFiles.mappingsDirectory)/patient_price_rules.toml"))
+            .generate(into: temporary.path)
+        var options = ImportOptions(feedsDirectory: "\(temporary.path)/feeds", snapshotsDirectory: "\(temporary.path)/s",
+                                    mappingsDirectory: "\(temporary.path)/mappings", parseThreads: 2)
+        options.gates.maxRejectRatePercent = truth.maxRejectRatePercent
+        let report = try ImportRun(options: options).run()
+        let query = try SnapshotQuery(try #require(report.snapshotPath))
+        #expect(query.value("PRAGMA application_id") == String(SnapshotSchema.applicationID))
+        #expect(query.value("PRAGMA user_version") == String(SnapshotSchema.version))
+        let declared = query.rows("""
+            SELECT m.name || '.' || f."from" || ' -> ' || f."table" || '.' || f."to"
+            FROM sqlite_schema m, pragma_foreign_key_list(m.name) f WHERE m.type = 'table' ORDER BY 1
+            """).map { $0[0]! }
+        #expect(declared == ["gs1_children.parent_gtin -> gs1_items.gtin", "offers.aptcode -> items.aptcode", "offers.pharmacy_id -> pharmacies.id",
+                             "reimbursement_diagnoses.package_code -> reimbursements.package_code",
+                             "reimbursement_diagnoses.rate -> reimbursements.rate"])
+        #expect(query.value("SELECT count(*) FROM offers") == "240")
+        #expect((Int(query.value("SELECT count(*) FROM reimbursement_diagnoses") ?? "0") ?? 0) > 0)
+        #expect(query.rows("PRAGMA foreign_key_check").isEmpty, "every declared relation holds")
     }
 }

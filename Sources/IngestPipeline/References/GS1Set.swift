@@ -15,7 +15,7 @@ struct GS1Set: ReferenceSet {
             ) WITHOUT ROWID
             """),
         SnapshotTable(name: "gs1_children", create: """
-            CREATE TABLE gs1_children(parent_gtin TEXT NOT NULL, child_gtin TEXT NOT NULL, quantity INTEGER NOT NULL)
+            CREATE TABLE gs1_children(parent_gtin TEXT NOT NULL REFERENCES gs1_items(gtin), child_gtin TEXT NOT NULL, quantity INTEGER NOT NULL)
             """, indexes: ["CREATE INDEX gs1_children_by_parent ON gs1_children(parent_gtin)"]),
     ]
 

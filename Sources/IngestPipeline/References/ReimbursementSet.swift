@@ -18,7 +18,8 @@ struct ReimbursementSet: ReferenceSet {
         SnapshotTable(name: "reimbursement_diagnoses", create: """
             CREATE TABLE reimbursement_diagnoses(
                 package_code TEXT NOT NULL, rate INTEGER NOT NULL, icd_from TEXT NOT NULL,
-                icd_to TEXT NOT NULL, marker TEXT
+                icd_to TEXT NOT NULL, marker TEXT,
+                FOREIGN KEY (package_code, rate) REFERENCES reimbursements(package_code, rate)
             )
             """, indexes: ["CREATE INDEX reimbursement_diagnoses_by_package ON reimbursement_diagnoses(package_code, rate)"]),
         SnapshotTable(name: "diagnosis_legend", create: "CREATE TABLE diagnosis_legend(code TEXT PRIMARY KEY, text TEXT) WITHOUT ROWID"),
