@@ -1,4 +1,5 @@
 import Foundation
+import IngestCore
 import Logging
 
 /// swift-log handler writing one JSON object a line to stderr, for log
@@ -22,7 +23,7 @@ struct JSONLogHandler: LogHandler {
 
     func log(event: LogEvent) {
         var object: [String: Any] = [
-            "time": Self.timestamp(Date()),
+            "time": MachineTime.timestamp(Date()),
             "level": event.level.rawValue,
             "label": label,
             "message": event.message.description,
@@ -41,10 +42,6 @@ struct JSONLogHandler: LogHandler {
         guard var data = try? JSONSerialization.data(withJSONObject: safe, options: [.sortedKeys, .withoutEscapingSlashes]) else { return }
         data.append(10)
         FileHandle.standardError.write(data)
-    }
-
-    static func timestamp(_ date: Date) -> String {
-        date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
     }
 
     static func json(_ value: Logger.Metadata.Value) -> Any {

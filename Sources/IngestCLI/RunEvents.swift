@@ -1,4 +1,5 @@
 import Foundation
+import IngestCore
 import IngestPipeline
 import Logging
 
@@ -41,7 +42,7 @@ struct RunEvents {
         var metadata: Logger.Metadata = [
             "event": "run_finished", "exit_status": .stringConvertible(Int(status.rawValue)),
             "published": .stringConvertible(report.publishedVersion != nil), "dry_run": .stringConvertible(report.dryRun),
-            "duration_seconds": .stringConvertible(Self.milliseconds(finished.timeIntervalSince(started))),
+            "duration_seconds": .stringConvertible(MachineTime.seconds(finished.timeIntervalSince(started))),
             "rejects": .stringConvertible(report.rejectCounts.values.reduce(0, +)),
             "warnings": .stringConvertible(report.warningCounts.values.reduce(0, +)),
         ]
@@ -58,10 +59,7 @@ struct RunEvents {
     func failed(_ error: Error, status: ExitStatus, started: Date, finished: Date) {
         logger.error("run failed", metadata: [
             "event": "run_failed", "exit_status": .stringConvertible(Int(status.rawValue)), "error": "\(error)",
-            "duration_seconds": .stringConvertible(Self.milliseconds(finished.timeIntervalSince(started))),
+            "duration_seconds": .stringConvertible(MachineTime.seconds(finished.timeIntervalSince(started))),
         ])
     }
-
-    /// Seconds to the millisecond: a duration, not a float's noise.
-    static func milliseconds(_ seconds: TimeInterval) -> Double { (seconds * 1000).rounded() / 1000 }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import IngestCore
 import IngestGenerator
 import IngestPipeline
 import IngestSnapshot
@@ -56,7 +57,7 @@ struct TestDatabaseCommand: ParsableCommand {
     /// The Tallinn day before `date`: the night whose exports a run at `date` reads.
     static func exportDay(before date: Date) -> GeneratedDay {
         var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "Europe/Tallinn")!
+        calendar.timeZone = ExportTimestamp.tallinn
         let parts = calendar.dateComponents([.year, .month, .day], from: date.addingTimeInterval(-86_400))
         return GeneratedDay(year: parts.year!, month: parts.month!, day: parts.day!)
     }

@@ -302,7 +302,7 @@ public final class ImportRun {
         mutating func lap(_ phase: String) {
             let now = Date()
             logger.info("phase done", metadata: ["event": "phase_done", "phase": "\(phase)",
-                                                 "seconds": .stringConvertible((now.timeIntervalSince(last) * 1000).rounded() / 1000)])
+                                                 "seconds": .stringConvertible(MachineTime.seconds(now.timeIntervalSince(last)))])
             last = now
         }
     }

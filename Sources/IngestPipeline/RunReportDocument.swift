@@ -159,9 +159,9 @@ public struct RunReportDocument: Codable, Sendable {
     public init(_ report: RunReport?, run: Run) {
         schemaVersion = Self.currentSchemaVersion
         importerVersion = run.importerVersion
-        startedAt = Self.timestamp(run.startedAt)
-        finishedAt = Self.timestamp(run.finishedAt)
-        durationSeconds = (run.finishedAt.timeIntervalSince(run.startedAt) * 1000).rounded() / 1000
+        startedAt = MachineTime.timestamp(run.startedAt)
+        finishedAt = MachineTime.timestamp(run.finishedAt)
+        durationSeconds = MachineTime.seconds(run.finishedAt.timeIntervalSince(run.startedAt))
         exitStatus = run.exitStatus
         error = run.error
         dryRun = report?.dryRun ?? run.dryRun
@@ -185,11 +185,6 @@ public struct RunReportDocument: Codable, Sendable {
         rejects = report.map { Array($0.rejects).map(RejectEntry.init) } ?? []
         cleanedUp = report?.cleanedUp ?? []
         baseline = report?.baseline
-    }
-
-    /// UTC, milliseconds: `2026-11-24T01:02:03.456Z`.
-    static func timestamp(_ date: Date) -> String {
-        date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
     }
 
     public func encoded() throws -> Data {

@@ -226,11 +226,8 @@ public struct SnapshotDiff: Sendable, Codable, Equatable {
     /// The order of the two rows' keys (pharmacy id, then aptcode), as SQLite's BINARY collation sorts them.
     private static func keyOrder(_ a: SQLiteStatement, _ b: SQLiteStatement) -> Int {
         for column: Int32 in 0...1 {
-            let (x, y) = (a.textBytes(column), b.textBytes(column))
-            let common = min(x.count, y.count)
-            let order = common == 0 ? 0 : Int(memcmp(x.baseAddress!, y.baseAddress!, common))
+            let order = byteOrder(a.textBytes(column), b.textBytes(column))
             if order != 0 { return order }
-            if x.count != y.count { return x.count < y.count ? -1 : 1 }
         }
         return 0
     }
