@@ -24,6 +24,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
     ],
     targets: [
         // C libraries, reached through their C APIs directly (see each shim.h).
@@ -75,6 +76,14 @@ let package = Package(
             ],
             swiftSettings: hotPathSettings
         ),
+        // The run as one self-contained HTML page (swift-mustache, inline CSS and SVG).
+        .target(
+            name: "IngestHTMLReport",
+            dependencies: [
+                "IngestCore", "IngestPipeline", "IngestSnapshot",
+                .product(name: "Mustache", package: "swift-mustache"),
+            ]
+        ),
         // Deterministic feeds folders of any size, with known faults and their ground truth.
         .target(
             name: "IngestGenerator",
@@ -83,7 +92,7 @@ let package = Package(
         .executableTarget(
             name: "IngestCLI",
             dependencies: [
-                "IngestPipeline", "IngestSnapshot", "IngestCore", "IngestGenerator",
+                "IngestPipeline", "IngestSnapshot", "IngestCore", "IngestGenerator", "IngestHTMLReport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -103,7 +112,7 @@ let package = Package(
         .testTarget(name: "IngestAdaptersTests", dependencies: ["IngestAdapters", "IngestTestSupport"]),
         .testTarget(name: "IngestSnapshotTests", dependencies: ["IngestSnapshot", "IngestTestSupport", "CSQLite"]),
         .testTarget(name: "IngestPipelineTests", dependencies: ["IngestPipeline", "IngestGenerator", "IngestTestSupport", "CSQLite"]),
-        .testTarget(name: "IngestCLITests", dependencies: ["IngestCLI", "IngestCore", "IngestGenerator", "IngestTestSupport", "IngestSnapshot", "CSQLite"]),
+        .testTarget(name: "IngestCLITests", dependencies: ["IngestCLI", "IngestCore", "IngestGenerator", "IngestTestSupport", "IngestSnapshot", "CSQLite", "CLibXML2"]),
         .testTarget(name: "IngestGeneratorTests", dependencies: ["IngestGenerator", "IngestPipeline", "IngestSnapshot", "IngestTestSupport", "CSQLite"]),
     ]
 )

@@ -23,7 +23,7 @@ enum ExitStatus: Int32, CaseIterable {
         case .internalError: return "an unexpected internal error"
         case .gateFailed: return "a quality gate failed; nothing was published (--force overrides)"
         case .fileRejected: return "check: a file would be rejected whole or is unrecognised"
-        case .outputNotWritten: return "published, but --report or --metrics-file not written"
+        case .outputNotWritten: return "published, but an HTML report, --report or --metrics-file not written"
         case .usage: return "the command line is wrong"
         case .emptyResult: return "no stock feed loaded any offer; nothing was published"
         case .inputMissing: return "a named input is missing (feeds or mappings folder, file, version)"

@@ -1,7 +1,8 @@
-import IngestCore
 import ArgumentParser
 import Foundation
 import IngestAdapters
+import IngestCore
+import IngestHTMLReport
 import IngestPipeline
 import IngestSnapshot
 import Logging
@@ -31,6 +32,9 @@ struct ImportCommand: ParsableCommand {
 
     @Option(name: .long, help: "Also write the report as JSON to this file.")
     var report: String?
+
+    @Option(name: .long, help: ArgumentHelp("Also write the HTML report to this file (dry and failed runs too; a published snapshot always gets <version>.report.html beside it).", valueName: "file"))
+    var html: String?
 
     @Flag(name: .long, help: "Publish even if a quality gate fails (never an empty result); the manifest records it.")
     var force = false
@@ -111,7 +115,6 @@ struct ImportCommand: ParsableCommand {
         do {
             let report = try run.run()
             result = report
-            print(ReportFormatter().format(report, elapsed: Date().timeIntervalSince(started)), terminator: "")
             switch report.blocked {
             case .emptyResult?: status = .emptyResult
             case .gates?: status = .gateFailed
@@ -126,6 +129,25 @@ struct ImportCommand: ParsableCommand {
                 printError("ingest: \(error)")
             }
         }
+        let formatter = ReportFormatter()
+        // The HTML pages first, so that the text report can point at them.
+        var pages: [String] = []
+        if let version = result?.publishedVersion { pages.append(SnapshotDirectory(path: snapshots).reportPath(version)) }
+        if let html { pages.append(html) }
+        var written: [String] = []
+        for path in pages {
+            let facts = runFacts(started: started, status: status, failure: failure, version: options.importerVersion)
+            let verdict = result.map { formatter.verdict($0, elapsed: facts.finishedAt.timeIntervalSince(started)) } ?? "FAILED (exit \(status.rawValue)): \(status.meaning)"
+            do {
+                try HTMLRunReport(report: result, run: facts, verdict: verdict).write(to: path)
+                written.append(path)
+            } catch {
+                outputFailed("the HTML report", path, error, result, &status)
+            }
+        }
+        if let result {
+            print(formatter.format(result, elapsed: Date().timeIntervalSince(started), htmlReports: written), terminator: "")
+        }
         // The outputs come after the publish: failing them must not read as a failed run, nor pass silently.
         if let path = output.metricsFile {
             do { try RunMetrics(startedAt: started, finishedAt: Date(), exitCode: status.rawValue, report: result).write(to: path) } catch {
@@ -134,14 +156,19 @@ struct ImportCommand: ParsableCommand {
         }
         // Last, so that its exit status is the process's (unless this very write fails: then exit 5 says so).
         if let path = self.report {
-            let facts = RunReportDocument.Run(importerVersion: options.importerVersion, startedAt: started, finishedAt: Date(),
-                                              exitStatus: Int(status.rawValue), error: failure.map { "\($0)" }, dryRun: dryRun)
+            let facts = runFacts(started: started, status: status, failure: failure, version: options.importerVersion)
             do { try OutputFile.write(RunReportDocument(result, run: facts).encoded(), to: path) } catch {
                 outputFailed("the report", path, error, result, &status)
             }
         }
         if let events, let result { events.finished(result, status: status, started: started, finished: Date()) }
         if status != .success { throw status.exitCode }
+    }
+
+    /// The run itself, as the JSON and HTML reports state it, finished now.
+    private func runFacts(started: Date, status: ExitStatus, failure: Error?, version: String) -> RunReportDocument.Run {
+        RunReportDocument.Run(importerVersion: version, startedAt: started, finishedAt: Date(),
+                              exitStatus: Int(status.rawValue), error: failure.map { "\($0)" }, dryRun: dryRun)
     }
 
     /// Says what was published (or not) and what could not be written; exit 5 unless the run already failed.

@@ -46,10 +46,12 @@ public final class ImportRun {
             if options.dryRun || report.blocked != nil {
                 if !options.dryRun { unlink(staging.path) }
                 report.discardJournals()
+                report.phases = clock.laps
                 return report
             }
             try publish(built, from: staging, version: version, report: &report)
             clock.lap("checked and published")
+            report.phases = clock.laps
             return report
         } catch {
             if !options.dryRun { unlink(staging.path) }
@@ -183,10 +185,13 @@ public final class ImportRun {
         let offersDigest = writer.offersDigest
         clock.lap("indexes and search index built")
         report.rowCounts = try writer.rowCounts()
+        report.pharmacyPositions = try PharmacyPosition.read(from: writer.database)
         try writer.close()
         report.sortForReading()
         judge(&report, previous: previous)
-        if options.dryRun, let previous {
+        // Every run that has a baseline says what it changes: the dry run's
+        // report and every HTML report show it.
+        if let previous {
             report.diff = try SnapshotDiff.compute(old: previous.path, oldLabel: previous.version, new: stagingPath, newLabel: "this run")
         }
         return Built(previous: previous, offersDigest: offersDigest)
@@ -228,9 +233,10 @@ public final class ImportRun {
             return
         }
         guard let previous else { return }
-        let failures = options.gates.evaluate(
+        report.gates = options.gates.measure(
             newOffers: report.rowCounts["offers", default: 0], newPharmacies: report.rowCounts["pharmacies", default: 0],
             currentOffers: previous.offerCount, currentPharmacies: previous.pharmacies.count)
+        let failures = report.gates.filter { !$0.passed }.map(\.failure)
         guard !failures.isEmpty else { return }
         if options.force {
             report.forcedGates = failures
@@ -292,19 +298,6 @@ public final class ImportRun {
             rejectSample: Dictionary(grouping: report.rejects, by: \.reason).keys.sorted().flatMap { reason in
                 report.rejects.filter { $0.reason == reason }.prefix(Manifest.sampledPerReason)
             })
-    }
-
-    /// Logs how long each phase took (info level): where a slow night went.
-    struct PhaseClock {
-        let logger: Logger
-        var last = Date()
-
-        mutating func lap(_ phase: String) {
-            let now = Date()
-            logger.info("phase done", metadata: ["event": "phase_done", "phase": "\(phase)",
-                                                 "seconds": .stringConvertible(MachineTime.seconds(now.timeIntervalSince(last)))])
-            last = now
-        }
     }
 
     static func isDirectory(_ path: String) -> Bool {

@@ -31,20 +31,43 @@ public struct QualityGates: Sendable, Equatable {
         }
     }
 
+    /// One gate judged: the counts, the fall and the limit, passed or not:
+    /// what the HTML report shows as the gate's margin.
+    public struct Measure: Sendable, Equatable {
+        public var gate: String
+        public var current: Int
+        public var new: Int
+        /// The fall in tenths of a percent, rounded half up; 0 when the count rose.
+        public var dropTenths: Int
+        public var limitPercent: Int
+        public var passed: Bool
+
+        /// `37.5`: the fall as the report prints it.
+        public var dropPercent: String { "\(dropTenths / 10).\(dropTenths % 10)" }
+
+        var failure: Failure {
+            Failure(gate: gate, current: current, new: new, dropPercent: dropPercent, limitPercent: limitPercent)
+        }
+    }
+
+    /// Every gate judged for the new counts against the current ones; none without a current count.
+    public func measure(newOffers: Int, newPharmacies: Int, currentOffers: Int, currentPharmacies: Int) -> [Measure] {
+        func measure(_ gate: String, _ current: Int, _ new: Int, _ limit: Int) -> Measure? {
+            guard current > 0 else { return nil }
+            let fall = max(0, current - new)
+            // fall × 1000 / current, in tenths of a percent; the verdict compares exactly.
+            let tenths = Int(HalfUpRounding.divide(Int128(fall) * 1000, by: Int128(current)))
+            return Measure(gate: gate, current: current, new: new, dropTenths: tenths, limitPercent: limit,
+                           passed: fall * 100 <= limit * current)
+        }
+        return [measure("offers", currentOffers, newOffers, maxOfferDropPercent),
+                measure("pharmacies", currentPharmacies, newPharmacies, maxPharmacyDropPercent)].compactMap { $0 }
+    }
+
     /// The gates that fail for the new counts against the current ones.
     public func evaluate(newOffers: Int, newPharmacies: Int, currentOffers: Int, currentPharmacies: Int) -> [Failure] {
-        var failures: [Failure] = []
-        func check(_ gate: String, _ current: Int, _ new: Int, _ limit: Int) {
-            guard current > 0, new < current else { return }
-            // fall × 1000 / current, in tenths of a percent, compared exactly.
-            let tenths = Int(HalfUpRounding.divide(Int128(current - new) * 1000, by: Int128(current)))
-            guard (current - new) * 100 > limit * current else { return }
-            failures.append(Failure(gate: gate, current: current, new: new,
-                                    dropPercent: "\(tenths / 10).\(tenths % 10)", limitPercent: limit))
-        }
-        check("offers", currentOffers, newOffers, maxOfferDropPercent)
-        check("pharmacies", currentPharmacies, newPharmacies, maxPharmacyDropPercent)
-        return failures
+        measure(newOffers: newOffers, newPharmacies: newPharmacies, currentOffers: currentOffers, currentPharmacies: currentPharmacies)
+            .filter { !$0.passed }.map(\.failure)
     }
 
     /// Whether a feed's rejects exceed the allowed share.

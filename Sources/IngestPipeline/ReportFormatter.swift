@@ -13,9 +13,11 @@ public struct ReportFormatter {
         self.samplesPerReason = samplesPerReason
     }
 
-    /// `elapsed`: the run's duration, for the verdict line, when the caller timed it.
-    public func format(_ report: RunReport, elapsed: TimeInterval? = nil) -> String {
+    /// `elapsed`: the run's duration, for the verdict line, when the caller timed it;
+    /// `htmlReports`: the HTML pages written for this run, listed last.
+    public func format(_ report: RunReport, elapsed: TimeInterval? = nil, htmlReports: [String] = []) -> String {
         format(report, title: report.dryRun ? "ingest dry run: nothing is published" : "ingest run", publishing: true, elapsed: elapsed)
+            + htmlReports.map { "report: \($0)\n" }.joined()
     }
 
     /// One line that says how the run ended, before any detail: what cron

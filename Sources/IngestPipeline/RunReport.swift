@@ -35,8 +35,14 @@ public struct RunReport: Sendable {
     }
     /// What killed runs had left (staging files, a dry run's folder), removed by this run.
     public var cleanedUp: [String] = []
-    /// Against current: filled for dry runs and `snapshots diff`.
+    /// Against current: filled for every run that had one, and `snapshots diff`.
     public var diff: SnapshotDiff?
+    /// The gates against current, passed or not, with their margins; empty without a baseline or for an empty result.
+    public var gates: [QualityGates.Measure] = []
+    /// The run's phases in order and how long each took.
+    public var phases: [PhaseTiming] = []
+    /// The built snapshot's pharmacies with coordinates, stale ones marked: the HTML report's map.
+    public var pharmacyPositions: [PharmacyPosition] = []
 
     /// `journalPrefix`: where the journals spill (`<prefix>rejects.jsonl`); nil keeps them in memory.
     public init(dryRun: Bool, journalPrefix: String? = nil) {

@@ -18,6 +18,8 @@ public struct SnapshotDirectory: Sendable {
     public func manifestPath(_ version: String) -> String { "\(path)/\(version).manifest.json" }
     public func rejectsName(_ version: String) -> String { "\(version).rejects.jsonl" }
     public func warningsName(_ version: String) -> String { "\(version).warnings.jsonl" }
+    /// The version's HTML run report, written after the publish.
+    public func reportPath(_ version: String) -> String { "\(path)/\(version).report.html" }
     public var currentPath: String { "\(path)/\(Self.currentLink)" }
 
     /// Creates the directory (and parents) if missing; errors carry errno,
@@ -110,7 +112,7 @@ public struct SnapshotDirectory: Sendable {
     }
 
     static func version(ofSidecar name: String) -> String? {
-        for suffix in [".manifest.json", ".rejects.jsonl", ".warnings.jsonl"] where name.hasSuffix(suffix) {
+        for suffix in [".manifest.json", ".rejects.jsonl", ".warnings.jsonl", ".report.html"] where name.hasSuffix(suffix) {
             return String(name.dropLast(suffix.count))
         }
         return nil

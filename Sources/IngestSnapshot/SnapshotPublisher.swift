@@ -140,6 +140,7 @@ public struct SnapshotPublisher {
             unlink(directory.manifestPath(version))
             unlink("\(directory.path)/\(directory.rejectsName(version))")
             unlink("\(directory.path)/\(directory.warningsName(version))")
+            unlink(directory.reportPath(version))
             removed.append(version)
         }
         return removed
