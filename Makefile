@@ -6,7 +6,7 @@ SNAPSHOTS ?= var/snapshots
 PACKAGES := libsqlite3-dev libxml2-dev libcsv-dev pkg-config tzdata sqlite3 time python3 python3-venv
 SUDO     := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
 
-.PHONY: setup build run dry-run test test-tools realdata clean bench-memory testdb bench bench-compare bench-parsers fuzz-build fuzz fuzz-smoke soak
+.PHONY: setup build run dry-run test test-tools realdata clean bench-memory testdb bench bench-compare bench-parsers fuzz-build fuzz fuzz-smoke soak report-demo
 
 setup:
 	@missing=""; \
@@ -63,6 +63,14 @@ bench-memory: build
 testdb: build
 	mkdir -p var
 	$(INGEST) testdb --out var/testdb.sqlite --pharmacies 20 --items 500 --seed 1
+
+# The HTML run report of a generated night with rejected feeds, stale
+# pharmacies and price changes, and a screenshot of it by headless Chromium
+# (installed here when missing): var/report-demo/report.html and report.png.
+report-demo: build
+	@dpkg-query -W -f='$${Status}' chromium 2>/dev/null | grep -q "ok installed" || { \
+	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq chromium; }
+	demo/report-demo.sh
 
 # The performance benchmark (docs/PERFORMANCE.md): about ten minutes, never part of `make test`.
 bench: build

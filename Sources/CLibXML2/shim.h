@@ -10,4 +10,7 @@
 #include <libxml/parserInternals.h>
 #include <libxml/SAX2.h>
 #include <libxml/xmlerror.h>
+/* The tests read the HTML run report with libxml2's HTML parser and XPath. */
+#include <libxml/HTMLparser.h>
+#include <libxml/xpath.h>
 #endif

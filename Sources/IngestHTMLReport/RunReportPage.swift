@@ -5,7 +5,8 @@ import IngestSnapshot
 
 /// What the HTML report shows, worked out in Swift so that the template
 /// only places it: every figure formatted, every bar measured. Mustache
-/// reads these values by reflection; the names are the template's.
+/// reads these values by reflection, which sees stored properties only:
+/// every value the template names is stored, never computed.
 struct RunReportPage {
     struct Fact { var label: String; var value: String; var figure: String }
     struct Bar { var label: String; var value: String; var width: String; var y: String; var textY: String }
@@ -21,7 +22,10 @@ struct RunReportPage {
         var read: Int; var accepted: Int; var rejected: Int; var attention: Bool; var rank: Int
     }
     struct Sample { var place: String; var key: String; var field: String; var message: String }
-    struct Group { var code: String; var count: Int; var samples: [Sample]; var more: Int; var hasMore: Bool }
+    /// A reject reason or warning code: its count, its first sample in the table's row, the other samples folded under it.
+    struct Group {
+        var code: String; var count: Int; var first: Sample?; var others: [Sample]; var othersCount: Int; var hasOthers: Bool; var more: Int; var hasMore: Bool
+    }
     struct CarryRow { var kind: String; var key: String; var detail: String; var dropped: Bool }
     struct MapView {
         var width: Int; var height: Int
@@ -63,6 +67,8 @@ struct RunReportPage {
     var feedTotals: FeedRow
     var rejectGroups: [Group]
     var warningGroups: [Group]
+    var hasRejectGroups: Bool
+    var hasWarningGroups: Bool
     var rejectTotal: Int
     var warningTotal: Int
     var map: MapView?
@@ -151,6 +157,8 @@ struct RunReportPage {
                 Sample(place: warning.file.isEmpty ? "" : "\(warning.file):\(warning.line)", key: warning.key, field: "", message: warning.message)
             }
         } ?? []
+        hasRejectGroups = !rejectGroups.isEmpty
+        hasWarningGroups = !warningGroups.isEmpty
         if let positions = report?.pharmacyPositions, !positions.isEmpty {
             let projection = MapProjection()
             let points = projection.project(positions)
@@ -199,7 +207,8 @@ struct RunReportPage {
         return journal.counts.keys.sorted().map { code in
             let count = journal.counts[code, default: 0]
             let shown = (byCode[code] ?? []).prefix(samples).map(describe)
-            return Group(code: code.description, count: count, samples: shown, more: count - shown.count, hasMore: count > shown.count)
+            return Group(code: code.description, count: count, first: shown.first, others: Array(shown.dropFirst()), othersCount: max(0, shown.count - 1), hasOthers: shown.count > 1,
+                         more: count - shown.count, hasMore: count > shown.count)
         }
     }
 

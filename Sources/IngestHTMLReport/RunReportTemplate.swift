@@ -92,20 +92,16 @@ line.limit { stroke: #1d2327; stroke-width: 2; }
 {{^hasFeeds}}<p>No feed was read.</p>{{/hasFeeds}}
 
 <h2 id="rejects">Rejects <span data-figure="reject_total">{{rejectTotal}}</span></h2>
-{{#rejectGroups}}<details open><summary><b>{{code}}</b>: <span data-reason="{{code}}">{{count}}</span></summary>
-<table><thead><tr><th>where</th><th>key</th><th>field</th><th>message</th></tr></thead><tbody>
-{{#samples}}<tr><td class="mono">{{place}}</td><td class="mono">{{key}}</td><td>{{field}}</td><td>{{message}}</td></tr>
-{{/samples}}{{#hasMore}}<tr><td colspan="4" class="detail">… and {{more}} more in the rejects file</td></tr>{{/hasMore}}
-</tbody></table></details>
-{{/rejectGroups}}{{^rejectGroups}}<p>No record was rejected.</p>{{/rejectGroups}}
+{{#hasRejectGroups}}<table id="reject-reasons"><thead><tr><th>reason</th><th class="num">count</th><th>first sample</th><th>key</th><th>field</th><th>message</th></tr></thead><tbody>
+{{/hasRejectGroups}}{{#rejectGroups}}<tr><td><b>{{code}}</b></td><td class="num" data-reason="{{code}}">{{count}}</td>{{#first}}<td class="mono">{{place}}</td><td class="mono">{{key}}</td><td>{{field}}</td><td>{{message}}{{/first}}{{#hasOthers}}<details><summary class="detail">{{othersCount}} more samples</summary>{{#others}}<div class="detail"><span class="mono">{{place}} {{key}}</span> {{field}} {{message}}</div>{{/others}}</details>{{/hasOthers}}{{#hasMore}}<div class="detail">… {{more}} more in the rejects file</div>{{/hasMore}}</td></tr>
+{{/rejectGroups}}{{#hasRejectGroups}}</tbody></table>{{/hasRejectGroups}}
+{{^rejectGroups}}<p>No record was rejected.</p>{{/rejectGroups}}
 
 <h2 id="warnings">Warnings <span data-figure="warning_total">{{warningTotal}}</span></h2>
-{{#warningGroups}}<details open><summary><b>{{code}}</b>: <span data-warning="{{code}}">{{count}}</span></summary>
-<table><thead><tr><th>where</th><th>key</th><th>message</th></tr></thead><tbody>
-{{#samples}}<tr><td class="mono">{{place}}</td><td class="mono">{{key}}</td><td>{{message}}</td></tr>
-{{/samples}}{{#hasMore}}<tr><td colspan="3" class="detail">… and {{more}} more in the warnings file</td></tr>{{/hasMore}}
-</tbody></table></details>
-{{/warningGroups}}{{^warningGroups}}<p>No warning.</p>{{/warningGroups}}
+{{#hasWarningGroups}}<table id="warning-codes"><thead><tr><th>code</th><th class="num">count</th><th>first sample</th><th>key</th><th>message</th></tr></thead><tbody>
+{{/hasWarningGroups}}{{#warningGroups}}<tr><td><b>{{code}}</b></td><td class="num" data-warning="{{code}}">{{count}}</td>{{#first}}<td class="mono">{{place}}</td><td class="mono">{{key}}</td><td>{{message}}{{/first}}{{#hasOthers}}<details><summary class="detail">{{othersCount}} more samples</summary>{{#others}}<div class="detail"><span class="mono">{{place}} {{key}}</span> {{message}}</div>{{/others}}</details>{{/hasOthers}}{{#hasMore}}<div class="detail">… {{more}} more in the warnings file</div>{{/hasMore}}</td></tr>
+{{/warningGroups}}{{#hasWarningGroups}}</tbody></table>{{/hasWarningGroups}}
+{{^warningGroups}}<p>No warning.</p>{{/warningGroups}}
 
 <h2 id="map">Pharmacies on the map</h2>
 {{#map}}<p class="legend"><span><svg width="10" height="10"><circle class="fresh" cx="5" cy="5" r="4"/></svg> fresh <b data-figure="map_fresh">{{fresh}}</b></span><span><svg width="10" height="10"><circle class="stale" cx="5" cy="5" r="4"/></svg> stale (carried over) <b data-figure="map_stale">{{stale}}</b></span><span>without coordinates <b data-figure="map_unplaced">{{unplaced}}</b></span></p>
