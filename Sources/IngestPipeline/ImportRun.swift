@@ -193,6 +193,7 @@ public final class ImportRun {
         // report and every HTML report show it.
         if let previous {
             report.diff = try SnapshotDiff.compute(old: previous.path, oldLabel: previous.version, new: stagingPath, newLabel: "this run")
+            clock.lap("compared with current")
         }
         return Built(previous: previous, offersDigest: offersDigest)
     }

@@ -136,7 +136,7 @@ public struct RunReportDocument: Codable, Sendable {
     public var carriedOver: [CarryOver]
     /// The wrong-data checks with their margins.
     public var checks: [CheckSummary]
-    /// Against current, on a dry run.
+    /// Against current, for every run that had one (null without a baseline or when the run failed).
     @NullEncoded public var diff: SnapshotDiff?
     /// A sample: the first 100 rejects of each reason (`reject_counts` has
     /// them all counted, the version's rejects file has every one).
