@@ -50,7 +50,7 @@ struct CheckCommand: ParsableCommand {
             printError("ingest: \(error)")
             throw ImportCommand.status(for: error).exitCode
         }
-        print(ReportFormatter(samplesPerReason: all ? .max : 5).formatCheck(report), terminator: "")
+        print(ReportFormatter(samplesPerReason: all ? .max : 5, verbose: true).formatCheck(report), terminator: "")
         if !FeedCheck.failed(report).isEmpty { throw ExitStatus.fileRejected.exitCode }
     }
 }

@@ -30,6 +30,9 @@ struct ImportCommand: ParsableCommand {
     @Flag(name: .long, help: "Do the whole run but publish nothing; print the report and the changes against current.")
     var dryRun = false
 
+    @Flag(name: .long, help: "List every feed in the report, not only those needing attention (rejected, skipped, or with rejects).")
+    var verbose = false
+
     @Option(name: .long, help: "Also write the report as JSON to this file.")
     var report: String?
 
@@ -129,7 +132,7 @@ struct ImportCommand: ParsableCommand {
                 printError("ingest: \(error)")
             }
         }
-        let formatter = ReportFormatter()
+        let formatter = ReportFormatter(verbose: verbose)
         // The HTML pages first, so that the text report can point at them.
         var pages: [String] = []
         if let version = result?.publishedVersion { pages.append(SnapshotDirectory(path: snapshots).reportPath(version)) }

@@ -2,15 +2,29 @@ import Foundation
 import IngestCore
 import IngestSnapshot
 
-/// The printed report: per feed what was read, accepted and rejected by
-/// reason, then the rejects themselves (the first few per reason) and what
-/// was or would be published. Plain text, the same on a terminal and in cron mail.
+/// The printed report: a verdict line, then what needs attention (feeds
+/// rejected, skipped or with rejects, stale pharmacies, gates, warnings),
+/// the rejects themselves (the first few per reason) and what was or would
+/// be published. Plain text, the same on a terminal and in cron mail.
 public struct ReportFormatter {
     /// How many rejects of each reason are shown; the rejects file has them all.
     public var samplesPerReason = 5
+    /// Every feed in the table, not only those needing attention (`--verbose`).
+    public var verbose = false
 
-    public init(samplesPerReason: Int = 5) {
+    public init(samplesPerReason: Int = 5, verbose: Bool = false) {
         self.samplesPerReason = samplesPerReason
+        self.verbose = verbose
+    }
+
+    /// A feed the operator should look at: not loaded whole (rejected,
+    /// skipped, unrecognised), or loaded with rejects. Loaded and superseded
+    /// feeds without a reject are listed only with `--verbose`.
+    public static func needsAttention(_ feed: FeedResult) -> Bool {
+        switch feed.outcome {
+        case .loaded, .superseded, .carriedOver: return feed.rejected > 0
+        case .rejected, .skipped, .unrecognised: return true
+        }
     }
 
     /// `elapsed`: the run's duration, for the verdict line, when the caller timed it;
@@ -50,43 +64,13 @@ public struct ReportFormatter {
     private func format(_ report: RunReport, title: String, publishing: Bool, elapsed: TimeInterval?) -> String {
         var lines: [String] = [title]
         if publishing { lines.append(verdict(report, elapsed: elapsed)) }
-        let nameWidth = max(4, report.feeds.map(\.file.count).max() ?? 4)
-        // A chain file has a line per pharmacy; the column tells them apart.
-        let pharmacyWidth = max(8, report.feeds.map { ($0.pharmacyID ?? "-").count }.max() ?? 8)
-        let adapterWidth = max(7, report.feeds.map { ($0.adapter ?? "-").count }.max() ?? 7)
-        func outcome(_ feed: FeedResult) -> String { feed.outcome.rawValue + (feed.reason.map { " (\($0))" } ?? "") }
-        let outcomeWidth = max(7, report.feeds.map { outcome($0).count }.max() ?? 7)
-        func pad(_ text: String, _ width: Int) -> String { text + String(repeating: " ", count: max(0, width - text.count)) }
-        func right(_ text: String, _ width: Int) -> String { String(repeating: " ", count: max(0, width - text.count)) + text }
-        let leading = nameWidth + 2 + pharmacyWidth + 2 + adapterWidth + 2 + outcomeWidth
-        lines.append(pad("FILE", nameWidth) + "  " + pad("PHARMACY", pharmacyWidth) + "  " + pad("ADAPTER", adapterWidth) + "  "
-            + pad("OUTCOME", outcomeWidth) + right("READ", 9) + right("ACCEPTED", 10) + right("REJECTED", 10))
-        for feed in report.feeds {
-            lines.append(pad(feed.file, nameWidth) + "  " + pad(feed.pharmacyID ?? "-", pharmacyWidth) + "  " + pad(feed.adapter ?? "-", adapterWidth)
-                + "  " + pad(outcome(feed), outcomeWidth)
-                + right(String(feed.read), 9) + right(String(feed.accepted), 10) + right(String(feed.rejected), 10))
-            if !feed.rejectsByReason.isEmpty {
-                let reasons = feed.rejectsByReason.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
-                lines.append(pad("", nameWidth) + "    rejected: " + reasons.joined(separator: ", "))
-            }
-            if let message = feed.message {
-                lines.append(pad("", nameWidth) + "    " + message)
-            }
-        }
-        let totals = report.feeds.reduce(into: (read: 0, accepted: 0, rejected: 0)) {
-            $0.read += $1.read; $0.accepted += $1.accepted; $0.rejected += $1.rejected
-        }
-        lines.append(pad("total", leading) + right(String(totals.read), 9)
-            + right(String(totals.accepted), 10) + right(String(totals.rejected), 10))
-
+        let shown = verbose ? report.feeds : report.feeds.filter(Self.needsAttention)
+        lines += feedTable(shown, of: report.feeds)
         lines += grouped("rejects by reason:", report.rejects) { reject in
-            let key = reject.key.isEmpty ? "" : " [\(reject.key)]"
-            let field = reject.field.map { " \($0):" } ?? ""
-            return "\(reject.file):\(reject.line)\(key)\(field) \(reject.message)"
+            Sample(file: reject.file, line: reject.line, key: reject.key, text: (reject.field.map { "\($0): " } ?? "") + reject.message)
         }
         lines += grouped("warnings:", report.warnings) { warning in
-            let place = warning.file.isEmpty ? "" : "\(warning.file):\(warning.line) "
-            return "\(place)[\(warning.key)] \(warning.message)"
+            Sample(file: warning.file, line: warning.line, key: warning.key, text: warning.message)
         }
         if report.checks.contains(where: { $0.evaluated > 0 }) {
             lines.append("")
@@ -139,6 +123,48 @@ public struct ReportFormatter {
         return lines.joined(separator: "\n") + "\n"
     }
 
+    /// The feeds table: `shown` in rows, totals over `all`; with nothing
+    /// to show, one line that says so. Columns fit the longest value.
+    private func feedTable(_ shown: [FeedResult], of all: [FeedResult]) -> [String] {
+        let hidden = all.count - shown.count
+        let hint = hidden > 0 ? "\(hidden) more \(hidden == 1 ? "feed" : "feeds") loaded without a reject (--verbose lists every feed)" : nil
+        if shown.isEmpty {
+            let read = all.reduce(0) { $0 + $1.read }
+            return ["all \(all.count) \(all.count == 1 ? "feed" : "feeds") loaded without a reject: \(read) records read and accepted (--verbose lists them)"]
+        }
+        var lines: [String] = []
+        let nameWidth = max(4, shown.map(\.file.count).max() ?? 4)
+        // A chain file has a line per pharmacy; the column tells them apart.
+        let pharmacyWidth = max(8, shown.map { ($0.pharmacyID ?? "-").count }.max() ?? 8)
+        let adapterWidth = max(7, shown.map { ($0.adapter ?? "-").count }.max() ?? 7)
+        func outcome(_ feed: FeedResult) -> String { feed.outcome.rawValue + (feed.reason.map { " (\($0))" } ?? "") }
+        let outcomeWidth = max(7, shown.map { outcome($0).count }.max() ?? 7)
+        func pad(_ text: String, _ width: Int) -> String { text + String(repeating: " ", count: max(0, width - text.count)) }
+        func right(_ text: String, _ width: Int) -> String { String(repeating: " ", count: max(0, width - text.count)) + text }
+        let leading = nameWidth + 2 + pharmacyWidth + 2 + adapterWidth + 2 + outcomeWidth
+        lines.append(pad("FILE", nameWidth) + "  " + pad("PHARMACY", pharmacyWidth) + "  " + pad("ADAPTER", adapterWidth) + "  "
+            + pad("OUTCOME", outcomeWidth) + right("READ", 9) + right("ACCEPTED", 10) + right("REJECTED", 10))
+        for feed in shown {
+            lines.append(pad(feed.file, nameWidth) + "  " + pad(feed.pharmacyID ?? "-", pharmacyWidth) + "  " + pad(feed.adapter ?? "-", adapterWidth)
+                + "  " + pad(outcome(feed), outcomeWidth)
+                + right(String(feed.read), 9) + right(String(feed.accepted), 10) + right(String(feed.rejected), 10))
+            if !feed.rejectsByReason.isEmpty {
+                let reasons = feed.rejectsByReason.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
+                lines.append(pad("", nameWidth) + "    rejected: " + reasons.joined(separator: ", "))
+            }
+            if let message = feed.message {
+                lines.append(pad("", nameWidth) + "    " + message)
+            }
+        }
+        let totals = all.reduce(into: (read: 0, accepted: 0, rejected: 0)) {
+            $0.read += $1.read; $0.accepted += $1.accepted; $0.rejected += $1.rejected
+        }
+        lines.append(pad("total", leading) + right(String(totals.read), 9)
+            + right(String(totals.accepted), 10) + right(String(totals.rejected), 10))
+        if let hint { lines.append(hint) }
+        return lines
+    }
+
     /// The diff against current, as the dry run shows it.
     public func format(_ diff: SnapshotDiff) -> [String] {
         func list(_ values: [String]) -> String {
@@ -173,20 +199,48 @@ public struct ReportFormatter {
         return lines
     }
 
-    /// A titled list grouped by code: each code with its count and the first
-    /// `samplesPerReason` entries.
-    /// Each kind with its count (from `counts`: the journal's sample holds only the first of each) and its first entries.
-    private func grouped<Entry: JournalEntry>(_ title: String, _ journal: Journal<Entry>, describe: (Entry) -> String) -> [String]
+    /// One sampled reject or warning, in parts, so that the same message on
+    /// many lines of one file (a feed rejected whole) can be shown once.
+    struct Sample {
+        var file: String
+        var line: Int
+        var key: String
+        var text: String
+    }
+
+    /// A titled list grouped by code: each code with its count (from
+    /// `counts`: the journal's sample holds only the first of each) and its
+    /// first `samplesPerReason` distinct messages. A message repeated on
+    /// several lines of one file is one entry with its first lines
+    /// (`feed.xml:5, 14, 23, …: feed rejected whole …`), unless every
+    /// reject is asked for (`check --all`).
+    private func grouped<Entry: JournalEntry>(_ title: String, _ journal: Journal<Entry>, sample: (Entry) -> Sample) -> [String]
     where Entry.Kind: CustomStringConvertible {
         guard journal.total > 0 else { return [] }
         var lines = ["", title]
         let byCode = Dictionary(grouping: journal, by: \.kind)
-        for key in journal.counts.keys.sorted() {
-            let count = journal.counts[key, default: 0]
-            let shown = (byCode[key] ?? []).prefix(samplesPerReason)
-            lines.append("  \(key): \(count)")
-            lines += shown.map { "    " + describe($0) }
-            if count > shown.count { lines.append("    … and \(count - shown.count) more") }
+        for code in journal.counts.keys.sorted() {
+            let count = journal.counts[code, default: 0]
+            // Runs of one file's same message, in sample order.
+            var runs: [(first: Sample, lines: [Int])] = []
+            for entry in byCode[code] ?? [] {
+                let next = sample(entry)
+                if samplesPerReason < .max, let last = runs.last, last.first.file == next.file, last.first.text == next.text {
+                    runs[runs.count - 1].lines.append(next.line)
+                } else {
+                    guard runs.count < samplesPerReason else { break }
+                    runs.append((next, [next.line]))
+                }
+            }
+            lines.append("  \(code): \(count)")
+            for run in runs {
+                let place = run.first.file.isEmpty ? "" : "\(run.first.file):" + run.lines.prefix(3).map(String.init).joined(separator: ", ")
+                    + (run.lines.count > 3 ? ", …" : "")
+                let key = run.first.key.isEmpty ? "" : "[\(run.first.key)\(run.lines.count > 1 ? ", …" : "")]"
+                lines.append("    " + [place, key, run.first.text].filter { !$0.isEmpty }.joined(separator: " "))
+            }
+            let covered = runs.reduce(0) { $0 + $1.lines.count }
+            if count > covered { lines.append("    … and \(count - covered) more") }
         }
         return lines
     }

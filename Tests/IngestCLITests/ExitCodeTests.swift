@@ -43,7 +43,7 @@ import Testing
 
     @Test func dryRunPrintsPerFeedCountsAndPublishesNothing() throws {
         let temporary = TemporaryDirectory()
-        let result = try CommandRunner.ingest(["--feeds", try feedsWithSamples(temporary), "--snapshots", "\(temporary.path)/s", "--dry-run"])
+        let result = try CommandRunner.ingest(["--feeds", try feedsWithSamples(temporary), "--snapshots", "\(temporary.path)/s", "--dry-run", "--verbose"])
         #expect(result.status == 0)
         #expect(result.stdout.contains("READ"))
         #expect(result.stdout.contains("rax_5060_201012302305.txt"))

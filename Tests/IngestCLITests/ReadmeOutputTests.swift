@@ -7,12 +7,12 @@ import Testing
 /// like the front page. Only the version, the duration and the snapshots
 /// folder differ from run to run.
 @Suite struct ReadmeOutputTests {
-    /// The first fenced block under a heading.
-    private func block(under heading: String, in text: String) throws -> String {
+    /// The fenced blocks under a heading, up to the next heading.
+    private func blocks(under heading: String, in text: String) throws -> [String] {
         let start = try #require(text.range(of: "\n\(heading)\n"))
-        let fence = try #require(text.range(of: "```\n", range: start.upperBound..<text.endIndex))
-        let end = try #require(text.range(of: "```\n", range: fence.upperBound..<text.endIndex))
-        return String(text[fence.upperBound..<end.lowerBound])
+        let section = text[start.upperBound...]
+        let body = section.range(of: "\n## ").map { section[..<$0.lowerBound] } ?? section
+        return body.components(separatedBy: "```\n").enumerated().filter { $0.offset % 2 == 1 }.map(\.element)
     }
 
     private func normalised(_ text: String) -> String {
@@ -21,12 +21,18 @@ import Testing
 
     @Test func whatARunPrintsIsWhatItPrintsToday() throws {
         let readme = try String(contentsOfFile: "\(RepositoryFiles.root)/README.md", encoding: .utf8)
-        let shown = try block(under: "## What a run prints", in: readme)
+        let shown = try blocks(under: "## What a run prints", in: readme)
+        try #require(shown.count == 2)
         let temporary = TemporaryDirectory()
         let result = try CommandRunner.ingest(["--feeds", "feeds", "--mappings", "mappings", "--snapshots", "\(temporary.path)/var/snapshots"],
                                               in: RepositoryFiles.root)
         #expect(result.status == 0, "\(result.stderr)")
         let printed = result.stdout.replacingOccurrences(of: "\(temporary.path)/", with: "")
-        #expect(normalised(printed) == normalised(shown))
+        #expect(normalised(printed) == normalised(shown[0]))
+        // The second block is the feeds table that --verbose adds to the same run.
+        let verbose = try CommandRunner.ingest(["--feeds", "feeds", "--mappings", "mappings", "--snapshots", "\(temporary.path)/again", "--verbose"],
+                                               in: RepositoryFiles.root)
+        #expect(verbose.status == 0, "\(verbose.stderr)")
+        #expect(verbose.stdout.contains("\n" + shown[1]))
     }
 }

@@ -255,13 +255,35 @@ import Testing
         #expect(ReportFormatter().verdict(dry) == "DRY RUN, would publish: 2 pharmacies (1 fresh, 1 stale), 26 offers, 0 rejects, 1 warning")
     }
 
+    /// The report lists the feeds that need a look; --verbose lists them all.
+    /// A feed rejected whole says its message once, with its first lines.
+    @Test func theReportShowsWhatNeedsAttentionAndEachMessageOnce() throws {
+        let nights = Nights()
+        nights.rax("rax_clean.txt", pharmacy: "200", exported: "20261122T2305")
+        var truncated = RAXFeedBuilder(pharmacyID: "201", exportedAt: "20261122T2305")
+        for index in 0..<6 { truncated.item("MM\(index)", name: "TOODE", price: "1,00") }
+        truncated.includeTrailer = false
+        nights.temporary.write("feeds/rax_truncated.txt", bytes: truncated.bytes)
+        let report = try nights.run(asOf: "2026-11-23T06:00:00")
+        let short = ReportFormatter().format(report).split(separator: "\n").map(String.init)
+        #expect(short.contains { $0.hasPrefix("rax_truncated.txt ") } && !short.contains { $0.hasPrefix("rax_clean.txt ") })
+        #expect(short.contains("1 more feed loaded without a reject (--verbose lists every feed)"))
+        #expect(short.contains { $0.hasPrefix("total ") && $0.hasSuffix("   8         2         6") })
+        let sample = short.filter { $0.contains("feed rejected whole (trailer_mismatch)") }
+        #expect(sample == ["    rax_truncated.txt:2, 3, 4, … [MM0, …] feed rejected whole (trailer_mismatch): trailer (T record) missing: the file is truncated"])
+        let long = ReportFormatter(verbose: true).format(report)
+        #expect(long.contains("\nrax_clean.txt ") && !long.contains("--verbose lists"))
+        // Every reject asked for: each line its own.
+        #expect(ReportFormatter(samplesPerReason: .max).format(report).components(separatedBy: "feed rejected whole (trailer_mismatch)").count == 7)
+    }
+
     /// The report's columns are as wide as their longest entry: a long mapping name never runs into the outcome.
     @Test func theReportKeepsItsColumnsForTheLongestNames() throws {
         let nights = Nights()
         nights.temporary.write("mappings/a_chain_of_sister_sites_with_a_long_name.mapping.toml", text: Self.chainMapping)
         writeChain(nights, "chain_x_a.csv", date: "22.11.2026", rows: [("401", "K", "1,00"), ("40200000000", "K", "x")])
         nights.rax("rax_b.txt", pharmacy: "200", exported: "20261122T2305")
-        let text = ReportFormatter().format(try nights.run(asOf: "2026-11-23T06:00:00"))
+        let text = ReportFormatter(verbose: true).format(try nights.run(asOf: "2026-11-23T06:00:00"))
         let lines = text.split(separator: "\n").map(String.init)
         let header = try #require(lines.first { $0.hasPrefix("FILE") })
         let outcomeColumn = try #require(header.range(of: "OUTCOME")).lowerBound.utf16Offset(in: header)
@@ -324,7 +346,7 @@ import Testing
         #expect(report.feeds.map(\.file) == ["rax_\\xD5ismae.txt", "rax_two\\nlines.txt", "rax_tõru.txt"])
         #expect(report.feeds.allSatisfy { $0.outcome == .loaded && $0.accepted == 1 })
         #expect(try nights.current().int("SELECT count(*) FROM pharmacies") == 3)
-        #expect(ReportFormatter().format(report).contains("rax_\\xD5ismae.txt"))
+        #expect(ReportFormatter(verbose: true).format(report).contains("rax_\\xD5ismae.txt"))
     }
 
     @Test func aPriceListWithoutStockLevelsLoadsWithQuantityNull() throws {
