@@ -25,6 +25,7 @@ let package = Package(
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
+        .package(url: "https://github.com/onevcat/Rainbow", from: "4.2.2"),
     ],
     targets: [
         // C libraries, reached through their C APIs directly (see each shim.h).
@@ -95,6 +96,7 @@ let package = Package(
                 "IngestPipeline", "IngestSnapshot", "IngestCore", "IngestGenerator", "IngestHTMLReport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Rainbow", package: "Rainbow"),
             ],
             plugins: ["BuildInfoPlugin"]
         ),

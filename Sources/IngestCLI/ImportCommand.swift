@@ -92,7 +92,9 @@ struct ImportCommand: ParsableCommand {
     }
 
     func run() throws {
-        output.bootstrapLogging()
+        // A live status line only where someone watches: text logs on a terminal.
+        let statusLine = output.logFormat == .text && isatty(STDERR_FILENO) == 1 ? TerminalStatusLine() : nil
+        output.bootstrapLogging(statusLine: statusLine)
         let started = Date()
         var options = ImportOptions(feedsDirectory: feeds, snapshotsDirectory: snapshots, mappingsDirectory: mappings ?? "mappings",
                                     dryRun: dryRun, retention: keep, now: started, asOf: asOf?.date)
@@ -110,13 +112,17 @@ struct ImportCommand: ParsableCommand {
         let logger = Logger(label: "ingest")
         let events = output.logFormat == .json ? RunEvents(logger: logger) : nil
         let run = ImportRun(options: options, logger: logger)
-        let display = ProgressDisplay(mode: events == nil ? .text : .events(logger))
-        run.progress = { display.update(done: $0, total: $1) }
+        let display = ProgressDisplay(mode: events.map { _ in .events(logger) } ?? statusLine.map { .terminal($0) } ?? .silent)
+        run.progress = { display.update($0) }
+        statusLine?.start()
         var result: RunReport?
         var failure: Error?
         var status = ExitStatus.success
+        let outcome = Result { try run.run() }
+        // The status line goes before anything else is printed.
+        statusLine?.finish()
         do {
-            let report = try run.run()
+            let report = try outcome.get()
             result = report
             switch report.blocked {
             case .emptyResult?: status = .emptyResult
@@ -149,7 +155,7 @@ struct ImportCommand: ParsableCommand {
             }
         }
         if let result {
-            print(formatter.format(result, elapsed: Date().timeIntervalSince(started), htmlReports: written), terminator: "")
+            print(ReportColours.apply(formatter.format(result, elapsed: Date().timeIntervalSince(started), htmlReports: written)), terminator: "")
         }
         // The outputs come after the publish: failing them must not read as a failed run, nor pass silently.
         if let path = output.metricsFile {

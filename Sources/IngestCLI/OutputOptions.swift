@@ -15,12 +15,14 @@ struct OutputOptions: ParsableArguments {
     @Option(name: .long, help: "Write a Prometheus textfile with the run's metrics here (also when the run fails).")
     var metricsFile: String?
 
-    /// Sets up swift-log once for the process: warnings and above on stderr.
-    func bootstrapLogging() {
+    /// Sets up swift-log once for the process: info and above on stderr;
+    /// above `statusLine` when a terminal shows one.
+    func bootstrapLogging(statusLine: TerminalStatusLine? = nil) {
         let format = logFormat
         LoggingSystem.bootstrap { label in
             switch format {
             case .text:
+                if let statusLine { return TerminalLogHandler(label: label, statusLine: statusLine) }
                 var handler = StreamLogHandler.standardError(label: label)
                 handler.logLevel = .info
                 return handler

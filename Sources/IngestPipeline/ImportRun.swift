@@ -18,8 +18,8 @@ public final class ImportRun {
     private let logger: Logger
     /// Tests inject publish failures here.
     public var faultInjector: (@Sendable (SnapshotPublisher.Step) throws -> Void)?
-    /// Told the bytes of stock feeds processed so far and the total, from the writer thread.
-    public var progress: ((_ done: Int64, _ total: Int64) -> Void)?
+    /// Told each phase as it begins, and the stock feeds' bytes and offers as they are written; on the writer thread.
+    public var progress: ((RunProgress) -> Void)?
 
     public init(options: ImportOptions, catalog: AdapterCatalog? = nil, logger: Logger = Logger(label: "ingest")) {
         self.options = options
@@ -41,7 +41,7 @@ public final class ImportRun {
         defer { withExtendedLifetime(staging) {} }
         do {
             let version = options.dryRun ? "dry-run" : staging.directory.nextVersion(now: options.now)
-            var clock = PhaseClock(logger: logger)
+            var clock = PhaseClock(logger: logger, announce: progress)
             let built = try build(setup, in: staging, version: version, clock: &clock, report: &report)
             if options.dryRun || report.blocked != nil {
                 if !options.dryRun { unlink(staging.path) }
@@ -49,6 +49,7 @@ public final class ImportRun {
                 report.phases = clock.laps
                 return report
             }
+            clock.begin("checking and publishing")
             try publish(built, from: staging, version: version, report: &report)
             clock.lap("checked and published")
             report.phases = clock.laps
@@ -139,6 +140,7 @@ public final class ImportRun {
         let directory = staging.directory
         let stagingPath = staging.path
         let files = setup.files
+        clock.begin("reading reference data")
         // Yesterday's snapshot: carry-over source and the gates' yardstick.
         let previous: PreviousSnapshot?
         do {
@@ -155,6 +157,7 @@ public final class ImportRun {
         clock.lap("reference data")
         let splitter = ChainFileSplitter(spillPrefix: stagingPath + ".part-", threads: options.parseThreads, timeout: options.feedTimeout)
         defer { splitter.removeSpills() }
+        if !files.chains.isEmpty { clock.begin("splitting chain files") }
         let chains = try splitter.split(files.chains)
         report.feeds += chains.settled
         try report.rejects += chains.rejects
@@ -165,8 +168,10 @@ public final class ImportRun {
                                  current: previous?.currentStock(latestValid: asOf.epochSeconds + PharmacyFeedParser.futureTolerance) ?? [:])
         let writer = try SnapshotWriter(path: stagingPath, schema: BuiltInFormats.schema)
         let pricer = TierPricer(rules: setup.rules, catalog: reference.reimbursement)
+        clock.begin("parsing stock feeds")
         try load(plan, reference: reference, pricer: pricer, previous: previous, writer: writer, stagingPath: stagingPath, report: &report)
         clock.lap("stock feeds parsed and written")
+        clock.begin("building indexes")
         var meta = [
             "schema_version": String(SnapshotSchema.version),
             "snapshot_version": version,
@@ -192,6 +197,7 @@ public final class ImportRun {
         // Every run that has a baseline says what it changes: the dry run's
         // report and every HTML report show it.
         if let previous {
+            clock.begin("comparing with current")
             report.diff = try SnapshotDiff.compute(old: previous.path, oldLabel: previous.version, new: stagingPath, newLabel: "this run")
             clock.lap("compared with current")
         }
@@ -269,12 +275,15 @@ public final class ImportRun {
         let sizes = tasks.map { $0.candidates.reduce(Int64(0)) { $0 + ($1.part == nil ? $1.file.size : 0) } }
         let total = sizes.reduce(0, +)
         var done: Int64 = 0
+        var offers = 0
         var index = 0
         while let result = queue.take() {
+            let feedsBefore = report.feeds.count
             try loader.take(result, report: &report)
+            offers += report.feeds[feedsBefore...].reduce(0) { $0 + $1.accepted }
             done += sizes[index]
             index += 1
-            progress?(done, total)
+            progress?(RunProgress(phase: "parsing stock feeds", doneBytes: done, totalBytes: total, offers: offers))
         }
         try loader.finish(report: &report)
         try reference.write(to: writer, kinds: BuiltInFormats.references)

@@ -14,14 +14,20 @@ public struct PhaseTiming: Sendable, Equatable {
     }
 }
 
-/// Times the run's phases one after another.
+/// Times the run's phases one after another, and tells `announce` as each begins.
 struct PhaseClock {
     let logger: Logger
+    let announce: ((RunProgress) -> Void)?
     var last = Date()
     private(set) var laps: [PhaseTiming] = []
 
-    init(logger: Logger) {
+    init(logger: Logger, announce: ((RunProgress) -> Void)? = nil) {
         self.logger = logger
+        self.announce = announce
+    }
+
+    func begin(_ phase: String) {
+        announce?(RunProgress(phase: phase))
     }
 
     mutating func lap(_ phase: String) {

@@ -130,8 +130,12 @@ import Testing
         #expect(run.stderr.hasSuffix("\n"))
         let logged = try events(run.stderr)
         func named(_ event: String) -> [[String: Any]] { logged.filter { $0["event"] as? String == event } }
-        #expect(named("progress").last?["percent"] as? Int == 100)
-        #expect(named("progress").last?["total_bytes"] as? Int == feed.bytes.count)
+        // A progress event as each phase begins, and the stock feeds' by quarters, the last at 100 %.
+        #expect(named("progress").compactMap { $0["phase"] as? String }.filter { $0 != "parsing stock feeds" }
+            == ["reading reference data", "building indexes", "checking and publishing"])
+        let parsing = named("progress").filter { $0["phase"] as? String == "parsing stock feeds" }
+        #expect(parsing.last?["percent"] as? Int == 100 && parsing.last?["offers"] as? Int == 29)
+        #expect(parsing.last?["total_bytes"] as? Int == feed.bytes.count)
         #expect(named("phase_done").count == 4 && named("phase_done").allSatisfy { $0["seconds"] is Double })
         #expect(named("rejects").count == 1 && named("rejects").first?["reason"] as? String == "bad_price")
         #expect(named("rejects").first?["count"] as? Int == 1)
