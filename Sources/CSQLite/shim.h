@@ -1,5 +1,9 @@
 #ifndef INGEST_CSQLITE_SHIM_H
 #define INGEST_CSQLITE_SHIM_H
+/* Debian's libsqlite3 is built with the session extension (changesets
+ * between two snapshots); its declarations show only when these are set. */
+#define SQLITE_ENABLE_SESSION 1
+#define SQLITE_ENABLE_PREUPDATE_HOOK 1
 #include <sqlite3.h>
 
 /// sqlite3_config is variadic, which Swift cannot call. Turning memory
@@ -80,5 +84,14 @@ static void ingest_digest_final(sqlite3_context *context) {
 static inline int ingest_sqlite_register_digest(sqlite3 *db) {
     return sqlite3_create_function_v2(db, "ingest_digest", -1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL, NULL,
                                       ingest_digest_step, ingest_digest_final, NULL);
+}
+
+/// Changeset conflicts abort: a changeset is applied to the very version it was made from, so any conflict means the wrong base.
+static int ingest_changeset_abort_on_conflict(void *context, int conflict, sqlite3_changeset_iter *iterator) {
+    (void)context; (void)conflict; (void)iterator;
+    return SQLITE_CHANGESET_ABORT;
+}
+static inline int ingest_changeset_apply(sqlite3 *db, int size, void *changeset) {
+    return sqlite3changeset_apply(db, size, changeset, NULL, ingest_changeset_abort_on_conflict, NULL);
 }
 #endif

@@ -9,13 +9,13 @@ struct SnapshotsCommand: ParsableCommand {
         commandName: "snapshots",
         abstract: "List, roll back, prune, verify and compare published snapshots.",
         discussion: "Each subcommand lists its own exit codes in its --help.",
-        subcommands: [List.self, Rollback.self, Prune.self, Verify.self, Diff.self]
+        subcommands: [List.self, Rollback.self, Prune.self, Verify.self, Diff.self, Changeset.self]
     )
 
     /// Every subcommand's exit codes, as its --help and the README list them.
     static let exitCodes: [(name: String, codes: [(ExitStatus, String)])] = [
         ("list", List.exitCodes), ("rollback", Rollback.exitCodes), ("prune", Prune.exitCodes),
-        ("verify", Verify.exitCodes), ("diff", Diff.exitCodes),
+        ("verify", Verify.exitCodes), ("diff", Diff.exitCodes), ("changeset", Changeset.exitCodes),
     ]
 
     struct Location: ParsableArguments {
@@ -252,6 +252,41 @@ struct SnapshotsCommand: ParsableCommand {
                 print("\(from) → \(to)")
                 ReportFormatter().format(diff).dropFirst(2).forEach { print($0) }
             }
+        }
+    }
+
+    /// `snapshots changeset FROM TO --out FILE`: what an offline client holding FROM downloads to have TO.
+    struct Changeset: ParsableCommand {
+        static let exitCodes: [(ExitStatus, String)] = [
+            (.success, "the changeset was written"),
+            (.inputMissing, "there is no such version"),
+            (.cannotWrite, "the changeset file cannot be written"),
+            (.ioError, "a snapshot cannot be read"),
+        ] + ExitStatus.always
+        static let configuration = CommandConfiguration(
+            abstract: "Write a changeset (SQLite's session format) that turns version FROM into version TO.",
+            discussion: "Apply it to a copy of FROM with sqlite3changeset_apply (or `sqlite3 FROM` and the session extension's tools). "
+                + ExitStatus.helpText(exitCodes))
+        @OptionGroup var location: Location
+        @Argument(help: "The version the client holds.") var from: String
+        @Argument(help: "The version it should have.") var to: String
+        @Option(name: .long, help: "The changeset file to write.") var out: String
+
+        func run() throws {
+            let (from, to) = (try location.existing(from), try location.existing(to))
+            let directory = location.directory
+            var changeset: Data?
+            try location.guarded {
+                changeset = try SnapshotChangeset.make(from: directory.snapshotPath(from), to: directory.snapshotPath(to))
+            }
+            guard let changeset else { return }
+            do { try OutputFile.write(changeset, to: out) } catch {
+                printError("ingest: the changeset cannot be written to \(out): \(error)")
+                throw ExitStatus.cannotWrite.exitCode
+            }
+            // For the message only: a size that cannot be read is left out.
+            let size = (try? FileManager.default.attributesOfItem(atPath: directory.snapshotPath(to))[.size] as? Int) ?? nil
+            print("\(from) → \(to): \(changeset.count) bytes" + (size.map { " (the snapshot is \($0) bytes)" } ?? ""))
         }
     }
 }

@@ -84,6 +84,11 @@ public final class SQLiteDatabase {
     }
 
     /// The first column of the first row of a query, as an integer.
+    /// Whether `table` has `column`: how a reader tells one schema version from the next.
+    public func hasColumn(_ column: String, in table: String) throws(SQLiteError) -> Bool {
+        try scalarInt("SELECT count(*) FROM pragma_table_info('\(table)') WHERE name = '\(column)'") == 1
+    }
+
     public func scalarInt(_ sql: String) throws(SQLiteError) -> Int64? {
         let statement = try prepare(sql)
         guard try statement.step() else { return nil }

@@ -3,7 +3,8 @@
 /// reference kind's from the kind. Changing a required table or column is a
 /// `version` bump.
 public struct SnapshotSchema: Sendable {
-    public static let version = 1
+    /// 2: `gs1_children` and `reimbursement_diagnoses` gained a `position` and a primary key, so that changesets carry them.
+    public static let version = 2
     /// `PRAGMA application_id` of every snapshot ("INGS"): a file tells what
     /// it is (`file(1)` and readers check it), beside `user_version` = `version`.
     public static let applicationID: Int32 = 0x494E_4753

@@ -15,8 +15,12 @@ struct GS1Set: ReferenceSet {
             ) WITHOUT ROWID
             """),
         SnapshotTable(name: "gs1_children", create: """
-            CREATE TABLE gs1_children(parent_gtin TEXT NOT NULL REFERENCES gs1_items(gtin), child_gtin TEXT NOT NULL, quantity INTEGER NOT NULL)
-            """, indexes: ["CREATE INDEX gs1_children_by_parent ON gs1_children(parent_gtin)"]),
+            CREATE TABLE gs1_children(
+                parent_gtin TEXT NOT NULL REFERENCES gs1_items(gtin), position INTEGER NOT NULL,
+                child_gtin TEXT NOT NULL, quantity INTEGER NOT NULL,
+                PRIMARY KEY (parent_gtin, position)
+            ) WITHOUT ROWID
+            """),
     ]
 
     private(set) var items: [String: GS1TradeItem] = [:]
@@ -29,7 +33,9 @@ struct GS1Set: ReferenceSet {
 
     mutating func keep(from previous: PreviousSnapshot) throws -> Bool {
         var children: [String: [GS1TradeItem.Child]] = [:]
-        let child = try previous.database.prepare("SELECT parent_gtin, child_gtin, quantity FROM gs1_children ORDER BY rowid")
+        // A snapshot of schema 1 has no position: its rows are in the order they were listed.
+        let order = try previous.database.hasColumn("position", in: "gs1_children") ? "parent_gtin, position" : "rowid"
+        let child = try previous.database.prepare("SELECT parent_gtin, child_gtin, quantity FROM gs1_children ORDER BY \(order)")
         while try child.step() {
             children[child.string(0) ?? "", default: []].append(.init(gtin: child.string(1) ?? "", quantity: child.int64(2)))
         }
@@ -57,12 +63,14 @@ struct GS1Set: ReferenceSet {
                                   checks_passed, checks_warning, checks_failed, checks_unable)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
-        let child = try writer.database.cachedStatement("INSERT INTO gs1_children(parent_gtin, child_gtin, quantity) VALUES (?, ?, ?)")
+        let child = try writer.database.cachedStatement("INSERT INTO gs1_children(parent_gtin, position, child_gtin, quantity) VALUES (?, ?, ?, ?)")
         for item in items.values.sorted(by: { $0.gtin < $1.gtin }) {
             try insert.run(.text(item.gtin), .text(item.unitDescriptor), .text(item.brand), .text(item.description), .text(item.netContent),
                            .text(item.imageURL), .int(Int64(item.checksPassed)), .int(Int64(item.checksWarning)),
                            .int(Int64(item.checksFailed)), .int(Int64(item.checksUnable)))
-            for entry in item.children { try child.run(.text(item.gtin), .text(entry.gtin), .int(entry.quantity)) }
+            for (position, entry) in item.children.enumerated() {
+                try child.run(.text(item.gtin), .int(Int64(position + 1)), .text(entry.gtin), .int(entry.quantity))
+            }
         }
     }
 }

@@ -17,11 +17,12 @@ struct ReimbursementSet: ReferenceSet {
             """),
         SnapshotTable(name: "reimbursement_diagnoses", create: """
             CREATE TABLE reimbursement_diagnoses(
-                package_code TEXT NOT NULL, rate INTEGER NOT NULL, icd_from TEXT NOT NULL,
-                icd_to TEXT NOT NULL, marker TEXT,
+                package_code TEXT NOT NULL, rate INTEGER NOT NULL, position INTEGER NOT NULL,
+                icd_from TEXT NOT NULL, icd_to TEXT NOT NULL, marker TEXT,
+                PRIMARY KEY (package_code, rate, position),
                 FOREIGN KEY (package_code, rate) REFERENCES reimbursements(package_code, rate)
-            )
-            """, indexes: ["CREATE INDEX reimbursement_diagnoses_by_package ON reimbursement_diagnoses(package_code, rate)"]),
+            ) WITHOUT ROWID
+            """),
         SnapshotTable(name: "diagnosis_legend", create: "CREATE TABLE diagnosis_legend(code TEXT PRIMARY KEY, text TEXT) WITHOUT ROWID"),
     ]
 
@@ -73,7 +74,9 @@ struct ReimbursementSet: ReferenceSet {
             tiers[code] = entry
         }
         for (code, entry) in tiers { catalog.add(code: code, limitCents: entry.limit, tiers: entry.tiers) }
-        let diagnosis = try database.prepare("SELECT package_code, rate, icd_from, icd_to, marker FROM reimbursement_diagnoses ORDER BY rowid")
+        // A snapshot of schema 1 has no position: its rows are in the order they were listed.
+        let order = try database.hasColumn("position", in: "reimbursement_diagnoses") ? "package_code, rate, position" : "rowid"
+        let diagnosis = try database.prepare("SELECT package_code, rate, icd_from, icd_to, marker FROM reimbursement_diagnoses ORDER BY \(order)")
         while try diagnosis.step() {
             diagnoses.append(Diagnosis(packageCode: diagnosis.string(0) ?? "", rate: Int(diagnosis.int64(1)),
                                        icdFrom: diagnosis.string(2) ?? "", icdTo: diagnosis.string(3) ?? "", marker: diagnosis.string(4)))
@@ -93,9 +96,13 @@ struct ReimbursementSet: ReferenceSet {
             }
         }
         let diagnosis = try database.cachedStatement(
-            "INSERT INTO reimbursement_diagnoses(package_code, rate, icd_from, icd_to, marker) VALUES (?, ?, ?, ?, ?)")
+            "INSERT INTO reimbursement_diagnoses(package_code, rate, position, icd_from, icd_to, marker) VALUES (?, ?, ?, ?, ?, ?)")
+        // The position within its tier keeps the list's order and makes the key, stable from night to night (changesets stay small).
+        var positions: [String: Int64] = [:]
         for row in diagnoses {
-            try diagnosis.run(.text(row.packageCode), .int(Int64(row.rate)), .text(row.icdFrom), .text(row.icdTo), .text(row.marker))
+            let position = positions["\(row.packageCode)/\(row.rate)", default: 0] + 1
+            positions["\(row.packageCode)/\(row.rate)"] = position
+            try diagnosis.run(.text(row.packageCode), .int(Int64(row.rate)), .int(position), .text(row.icdFrom), .text(row.icdTo), .text(row.marker))
         }
         let abbreviation = try database.cachedStatement("INSERT INTO diagnosis_legend(code, text) VALUES (?, ?)")
         for entry in legend { try abbreviation.run(.text(entry.code), .text(entry.text)) }
