@@ -183,7 +183,8 @@ struct RunReportPage {
         noDiff = report?.previousVersion == nil ? "There was no current snapshot to compare with." : "The run stopped before the comparison."
     }
 
-    /// Feeds that need a look come first: rejected, then unrecognised, skipped, loaded with rejects, the rest.
+    /// Feeds that need a look (`FeedResult.needsAttention`) come first:
+    /// rejected, then unrecognised, skipped, loaded with rejects, the rest.
     private static func row(_ feed: FeedResult) -> FeedRow {
         let rank: Int
         switch feed.outcome {
@@ -198,7 +199,7 @@ struct RunReportPage {
         let reasons = feed.rejectsByReason.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
         let detail = [feed.reason, feed.message, reasons.isEmpty ? nil : "rejected: " + reasons].compactMap { $0 }.joined(separator: "; ")
         return FeedRow(file: feed.file, pharmacy: feed.pharmacyID ?? "", adapter: feed.adapter ?? "", outcome: feed.outcome.rawValue,
-                       detail: detail, read: feed.read, accepted: feed.accepted, rejected: feed.rejected, attention: rank < 5, rank: rank)
+                       detail: detail, read: feed.read, accepted: feed.accepted, rejected: feed.rejected, attention: feed.needsAttention, rank: rank)
     }
 
     private static func groups<Entry: JournalEntry>(_ journal: Journal<Entry>, samples: Int, describe: (Entry) -> Sample) -> [Group]

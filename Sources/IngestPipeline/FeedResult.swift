@@ -20,6 +20,16 @@ public struct FeedResult: Sendable {
 
     public var rejected: Int { rejectsByReason.values.reduce(0, +) }
 
+    /// A feed the operator should look at: not loaded (rejected, skipped,
+    /// unrecognised), or loaded with rejects. The text report lists only
+    /// these unless `--verbose`; the HTML report marks them and puts them first.
+    public var needsAttention: Bool {
+        switch outcome {
+        case .loaded, .superseded, .carriedOver: return rejected > 0
+        case .rejected, .skipped, .unrecognised: return true
+        }
+    }
+
     init(file: String, size: Int64, sha256: String, kind: String?, adapter: String?, outcome: FeedOutcome) {
         self.file = file
         self.size = size

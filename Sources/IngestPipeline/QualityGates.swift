@@ -45,6 +45,7 @@ public struct QualityGates: Sendable, Equatable {
         /// `37.5`: the fall as the report prints it.
         public var dropPercent: String { "\(dropTenths / 10).\(dropTenths % 10)" }
 
+        /// The gate that failed, as the report, the manifest and `--force` name it.
         var failure: Failure {
             Failure(gate: gate, current: current, new: new, dropPercent: dropPercent, limitPercent: limitPercent)
         }
@@ -62,12 +63,6 @@ public struct QualityGates: Sendable, Equatable {
         }
         return [measure("offers", currentOffers, newOffers, maxOfferDropPercent),
                 measure("pharmacies", currentPharmacies, newPharmacies, maxPharmacyDropPercent)].compactMap { $0 }
-    }
-
-    /// The gates that fail for the new counts against the current ones.
-    public func evaluate(newOffers: Int, newPharmacies: Int, currentOffers: Int, currentPharmacies: Int) -> [Failure] {
-        measure(newOffers: newOffers, newPharmacies: newPharmacies, currentOffers: currentOffers, currentPharmacies: currentPharmacies)
-            .filter { !$0.passed }.map(\.failure)
     }
 
     /// Whether a feed's rejects exceed the allowed share.

@@ -17,16 +17,6 @@ public struct ReportFormatter {
         self.verbose = verbose
     }
 
-    /// A feed the operator should look at: not loaded whole (rejected,
-    /// skipped, unrecognised), or loaded with rejects. Loaded and superseded
-    /// feeds without a reject are listed only with `--verbose`.
-    public static func needsAttention(_ feed: FeedResult) -> Bool {
-        switch feed.outcome {
-        case .loaded, .superseded, .carriedOver: return feed.rejected > 0
-        case .rejected, .skipped, .unrecognised: return true
-        }
-    }
-
     /// `elapsed`: the run's duration, for the verdict line, when the caller timed it;
     /// `htmlReports`: the HTML pages written for this run, listed last.
     public func format(_ report: RunReport, elapsed: TimeInterval? = nil, htmlReports: [String] = []) -> String {
@@ -64,7 +54,7 @@ public struct ReportFormatter {
     private func format(_ report: RunReport, title: String, publishing: Bool, elapsed: TimeInterval?) -> String {
         var lines: [String] = [title]
         if publishing { lines.append(verdict(report, elapsed: elapsed)) }
-        let shown = verbose ? report.feeds : report.feeds.filter(Self.needsAttention)
+        let shown = verbose ? report.feeds : report.feeds.filter(\.needsAttention)
         lines += feedTable(shown, of: report.feeds)
         lines += grouped("rejects by reason:", report.rejects) { reject in
             Sample(file: reject.file, line: reject.line, key: reject.key, text: (reject.field.map { "\($0): " } ?? "") + reject.message)
@@ -127,10 +117,12 @@ public struct ReportFormatter {
     /// to show, one line that says so. Columns fit the longest value.
     private func feedTable(_ shown: [FeedResult], of all: [FeedResult]) -> [String] {
         let hidden = all.count - shown.count
-        let hint = hidden > 0 ? "\(hidden) more \(hidden == 1 ? "feed" : "feeds") loaded without a reject (--verbose lists every feed)" : nil
+        // What the hidden feeds are: loaded, or (a replayed or older export) superseded.
+        let how = all.contains { !$0.needsAttention && $0.outcome == .superseded } ? "loaded or superseded" : "loaded"
+        let hint = hidden > 0 ? "\(hidden) more \(hidden == 1 ? "feed" : "feeds") \(how) without a reject (--verbose lists every feed)" : nil
         if shown.isEmpty {
             let read = all.reduce(0) { $0 + $1.read }
-            return ["all \(all.count) \(all.count == 1 ? "feed" : "feeds") loaded without a reject: \(read) records read and accepted (--verbose lists them)"]
+            return ["all \(all.count) \(all.count == 1 ? "feed" : "feeds") \(how) without a reject: \(read) records read and accepted (--verbose lists them)"]
         }
         var lines: [String] = []
         let nameWidth = max(4, shown.map(\.file.count).max() ?? 4)

@@ -275,6 +275,15 @@ import Testing
         #expect(long.contains("\nrax_clean.txt ") && !long.contains("--verbose lists"))
         // Every reject asked for: each line its own.
         #expect(ReportFormatter(samplesPerReason: .max).format(report).components(separatedBy: "feed rejected whole (trailer_mismatch)").count == 7)
+
+        // An older export of the same pharmacy in the same night is superseded, not loaded: the line says so.
+        let other = Nights()
+        other.rax("rax_clean.txt", pharmacy: "200", exported: "20261122T2305")
+        other.rax("rax_clean_older.txt", pharmacy: "200", exported: "20261121T2305")
+        other.rax("rax_other.txt", pharmacy: "201", exported: "20261122T2305", prices: ["1,00", "x"])
+        let again = try other.run(asOf: "2026-11-23T06:00:00")
+        #expect(again.feeds.first { $0.file == "rax_clean_older.txt" }?.outcome == .superseded)
+        #expect(ReportFormatter().format(again).contains("\n2 more feeds loaded or superseded without a reject (--verbose lists every feed)\n"))
     }
 
     /// The report's columns are as wide as their longest entry: a long mapping name never runs into the outcome.
