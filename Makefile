@@ -29,11 +29,13 @@ dry-run: build
 	$(INGEST) --feeds feeds --snapshots $(SNAPSHOTS) --mappings mappings --dry-run
 
 # The Python tools the tests call, in a virtual environment of their own:
-# python-jsonschema, which holds real run reports to docs/schemas/.
+# python-jsonschema, which holds real run reports to docs/schemas/; Datasette
+# and sqlite-utils, which open snapshots as generic clients do.
 TEST_VENV := var/test-venv
+TEST_PYTHON_PACKAGES := jsonschema datasette sqlite-utils
 test-tools: setup
-	@$(TEST_VENV)/bin/python3 -c "import jsonschema" 2>/dev/null || { \
-	  python3 -m venv $(TEST_VENV) && $(TEST_VENV)/bin/pip install --quiet jsonschema; }
+	@$(TEST_VENV)/bin/python3 -c "import jsonschema, datasette, sqlite_utils" 2>/dev/null || { \
+	  python3 -m venv $(TEST_VENV) && $(TEST_VENV)/bin/pip install --quiet $(TEST_PYTHON_PACKAGES); }
 
 test: setup test-tools
 	$(SWIFT) build --build-tests

@@ -225,6 +225,7 @@ public final class ImportRun {
             },
             rejects: { try finished.rejects.save(to: $0) }, warnings: { try finished.warnings.save(to: $0) })
         publication.offers = built.offersDigest
+        publication.datasetteMetadata = try DatasetteMetadata.encoded(schema: BuiltInFormats.schema, version: version)
         publication.fullCheck = options.fullCheck
         _ = try publisher.publish(stagingPath: staging.path, publication)
         report.publishedVersion = version

@@ -203,16 +203,18 @@ public enum PublishCheck {
         return "SELECT \(list), \(reader) FROM \(quoted(table, "\"")) NOT INDEXED"
     }
 
-    /// FTS5's `integrity-check` of the search index: it is an INSERT, so it
-    /// needs a connection that may write (the writer's, before it closes),
-    /// though it changes nothing.
+    /// FTS5's `integrity-check` of each search index against `items`, its
+    /// content table: it is an INSERT, so it needs a connection that may
+    /// write (the writer's, before it closes), though it changes nothing.
     public static func searchIndexProblems(in database: SQLiteDatabase) throws(SQLiteError) -> String? {
-        do {
-            try database.execute("INSERT INTO items_search(items_search) VALUES ('integrity-check')")
-            return nil
-        } catch where error.primary == .corrupt {
-            return "items_search: \(error.message)"
+        for index in SnapshotSchema.searchIndexNames {
+            do {
+                try database.execute("INSERT INTO \(index)(\(index)) VALUES ('integrity-check')")
+            } catch where error.primary == .corrupt {
+                return "\(index): \(error.message)"
+            }
         }
+        return nil
     }
 
     private static func quoted(_ name: String, _ quote: Character) -> String {

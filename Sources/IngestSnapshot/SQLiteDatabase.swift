@@ -83,12 +83,12 @@ public final class SQLiteDatabase {
         return statement
     }
 
-    /// The first column of the first row of a query, as an integer.
     /// Whether `table` has `column`: how a reader tells one schema version from the next.
     public func hasColumn(_ column: String, in table: String) throws(SQLiteError) -> Bool {
         try scalarInt("SELECT count(*) FROM pragma_table_info('\(table)') WHERE name = '\(column)'") == 1
     }
 
+    /// The first column of the first row of a query, as an integer.
     public func scalarInt(_ sql: String) throws(SQLiteError) -> Int64? {
         let statement = try prepare(sql)
         guard try statement.step() else { return nil }
@@ -96,8 +96,9 @@ public final class SQLiteDatabase {
     }
 
     /// All rows of a one-column text query.
-    public func strings(_ sql: String) throws(SQLiteError) -> [String] {
+    public func strings(_ sql: String, _ values: SQLiteStatement.Value...) throws(SQLiteError) -> [String] {
         let statement = try prepare(sql)
+        try statement.bind(values)
         var result: [String] = []
         while try statement.step() { result.append(statement.string(0) ?? "") }
         return result

@@ -84,6 +84,12 @@ public final class SQLiteStatement {
     /// Binds `values` to parameters 1, 2, … and runs the statement. For the
     /// reference tables; the offers loop binds by hand to skip the array.
     public func run(_ values: Value...) throws(SQLiteError) {
+        try bind(values)
+        try run()
+    }
+
+    /// Binds `values` to parameters 1, 2, ….
+    public func bind(_ values: [Value]) throws(SQLiteError) {
         for (offset, value) in values.enumerated() {
             let index = Int32(offset + 1)
             switch value {
@@ -92,7 +98,6 @@ public final class SQLiteStatement {
             case .real(let real): try bind(real, at: index)
             }
         }
-        try run()
     }
 
     /// Steps once: true when a row is available, false when done.

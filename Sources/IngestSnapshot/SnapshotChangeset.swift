@@ -4,9 +4,13 @@ import Foundation
 /// A changeset in SQLite's session format that turns one published
 /// snapshot into another: what an offline client downloads instead of the
 /// whole file. Made by `sqlite3session_diff`, table by table, between the
-/// newer file (opened read-only) and the older one attached beside it; the
-/// search index's shadow tables travel as rows like any other, so a client
-/// that applies the changeset searches what the newer snapshot searches.
+/// newer file (opened read-only) and the older one attached beside it.
+/// The search indexes do not travel: they are external-content FTS5 tables
+/// keyed by `items`' rowid, which a changeset does not carry (a new item
+/// gets the next free rowid on the client), so `apply` rebuilds them from
+/// `items` (10,000 items: tens of milliseconds). A client applying the
+/// changeset with SQLite's own tools does the same:
+/// `INSERT INTO items_search(items_search) VALUES ('rebuild')`.
 /// SQLite's own `sqlite_stat1` (planner statistics, no primary key) does not
 /// travel: a client may run ANALYZE itself.
 public enum SnapshotChangeset {
@@ -16,11 +20,20 @@ public enum SnapshotChangeset {
         public var description: String { "table \(table) has no primary key: a changeset cannot carry it" }
     }
 
+    /// Two snapshots of different schema versions: their tables differ, so no changeset turns one into the other.
+    public struct SchemaMismatch: Error, CustomStringConvertible {
+        public var old: Int64
+        public var new: Int64
+        public var description: String { "the snapshots have schema versions \(old) and \(new): a client on the older one downloads the whole snapshot" }
+    }
+
     /// The changeset from `old` to `new`, both snapshot files.
     public static func make(from old: String, to new: String) throws -> Data {
         let database = try SQLiteDatabase(path: new, readOnly: true)
         defer { try? database.close() } // read-only: nothing is lost if closing fails
         try database.execute("ATTACH DATABASE '\(old.replacingOccurrences(of: "'", with: "''"))' AS old")
+        let versions = (try database.scalarInt("PRAGMA old.user_version") ?? 0, try database.scalarInt("PRAGMA main.user_version") ?? 0)
+        guard versions.0 == versions.1 else { throw SchemaMismatch(old: versions.0, new: versions.1) }
         let tables = try changedTables(in: database)
         var session: OpaquePointer?
         var code = sqlite3session_create(database.handle, "main", &session)
@@ -55,21 +68,28 @@ public enum SnapshotChangeset {
             try? database.execute("ROLLBACK") // the apply failed already; that error is the one to report
             throw SQLiteError(code: code, message: "the changeset does not apply to \(path)")
         }
+        for index in try searchIndexes(in: database) { try database.execute("INSERT INTO \(index)(\(index)) VALUES ('rebuild')") }
         try database.execute("COMMIT")
         try database.close()
     }
 
-    /// Every ordinary table of the newer snapshot, and the search index's
-    /// shadow tables; not the FTS5 table itself (virtual) nor SQLite's own.
+    /// Every ordinary table of the newer snapshot: not the search indexes
+    /// (virtual) nor their shadow tables, nor SQLite's own.
     static func changedTables(in database: SQLiteDatabase) throws -> [String] {
         let tables = try database.strings("""
-            SELECT name FROM main.sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%'
-              AND sql NOT LIKE 'CREATE VIRTUAL TABLE%' ORDER BY name
+            SELECT name FROM pragma_table_list WHERE schema = 'main' AND type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name
             """)
         for table in tables {
             let keyed = try database.scalarInt("SELECT count(*) FROM pragma_table_info('\(table)') WHERE pk > 0") ?? 0
             if keyed == 0 { throw TableWithoutKey(table: table) }
         }
         return tables
+    }
+
+    /// The file's FTS5 tables: in a snapshot, external-content ones over `items`.
+    static func searchIndexes(in database: SQLiteDatabase) throws -> [String] {
+        try database.strings("""
+            SELECT name FROM main.sqlite_schema WHERE type = 'table' AND sql LIKE 'CREATE VIRTUAL TABLE%USING fts5%' ORDER BY name
+            """)
     }
 }

@@ -20,6 +20,7 @@ public struct SnapshotDirectory: Sendable {
     public func warningsName(_ version: String) -> String { "\(version).warnings.jsonl" }
     /// The version's HTML run report, written after the publish.
     public func reportPath(_ version: String) -> String { "\(path)/\(version).report.html" }
+    public func datasettePath(_ version: String) -> String { "\(path)/\(version).datasette.json" }
     public var currentPath: String { "\(path)/\(Self.currentLink)" }
 
     /// Creates the directory (and parents) if missing; errors carry errno,
@@ -111,8 +112,14 @@ public struct SnapshotDirectory: Sendable {
         return removed
     }
 
+    /// The files that go with a version's `.sqlite`, pruned and abandoned with it.
+    static let sidecarSuffixes = [".manifest.json", ".rejects.jsonl", ".warnings.jsonl", ".report.html", ".datasette.json"]
+
+    /// Every file of `version` but the snapshot itself.
+    public func sidecarPaths(_ version: String) -> [String] { Self.sidecarSuffixes.map { "\(path)/\(version)\($0)" } }
+
     static func version(ofSidecar name: String) -> String? {
-        for suffix in [".manifest.json", ".rejects.jsonl", ".warnings.jsonl", ".report.html"] where name.hasSuffix(suffix) {
+        for suffix in sidecarSuffixes where name.hasSuffix(suffix) {
             return String(name.dropLast(suffix.count))
         }
         return nil

@@ -39,6 +39,8 @@ public struct SnapshotPublisher {
         public var offers: TableDigest?
         /// `PRAGMA integrity_check` as well (one lookup per row in every index: several times slower).
         public var fullCheck = false
+        /// Datasette's metadata for the snapshot (`DatasetteMetadata`), written beside it.
+        public var datasetteMetadata: Data?
         /// Write the run's rejects (warnings) file, durably, at the path given.
         public var rejects: (String) throws -> Void
         public var warnings: (String) throws -> Void
@@ -94,6 +96,10 @@ public struct SnapshotPublisher {
             created += [rejectsPath, warningsPath, directory.manifestPath(version)]
             try publication.rejects(rejectsPath)
             try publication.warnings(warningsPath)
+            if let metadata = publication.datasetteMetadata {
+                created.append(directory.datasettePath(version))
+                try DurableFile.write(metadata, to: directory.datasettePath(version))
+            }
             try DurableFile.write(manifest.encoded(), to: directory.manifestPath(version))
             try faultInjector?(.afterManifest)
 
@@ -137,10 +143,7 @@ public struct SnapshotPublisher {
         var removed: [String] = []
         for version in versions.dropLast(keep) where version != current {
             unlink(directory.snapshotPath(version))
-            unlink(directory.manifestPath(version))
-            unlink("\(directory.path)/\(directory.rejectsName(version))")
-            unlink("\(directory.path)/\(directory.warningsName(version))")
-            unlink(directory.reportPath(version))
+            for sidecar in directory.sidecarPaths(version) { unlink(sidecar) }
             removed.append(version)
         }
         return removed

@@ -4,16 +4,17 @@
 /// `version` bump.
 public struct SnapshotSchema: Sendable {
     /// 2: `gs1_children` and `reimbursement_diagnoses` gained a `position` and a primary key, so that changesets carry them.
-    public static let version = 2
+    /// 3: `items` is a rowid table and both search indexes take their text from it (`content`), so that generic clients find them.
+    public static let version = 3
     /// `PRAGMA application_id` of every snapshot ("INGS"): a file tells what
     /// it is (`file(1)` and readers check it), beside `user_version` = `version`.
     public static let applicationID: Int32 = 0x494E_4753
 
-    /// In creation order: the core tables, the given ones, the search index last.
+    /// In creation order: the core tables, the given ones, the search indexes last.
     public let tables: [SnapshotTable]
 
     public init(adding tables: [SnapshotTable]) {
-        self.tables = Self.core + tables + [Self.itemsSearch]
+        self.tables = Self.core + tables + Self.searchIndexes
     }
 
     var createSQL: String { tables.map { $0.create + ";" }.joined(separator: "\n") }
@@ -32,20 +33,38 @@ public struct SnapshotSchema: Sendable {
     /// price rides along so an item's offers and prices come from the index
     /// alone, and the few hundred of them sort by price in microseconds.
     public static let core: [SnapshotTable] = [
-        SnapshotTable(name: "meta", create: "CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT) WITHOUT ROWID", counted: false),
+        SnapshotTable(name: "meta", create: "CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT) WITHOUT ROWID", counted: false,
+                      about: TableAbout("About this snapshot", "The snapshot's version, schema version, creation time and importer.",
+                                        columns: [("key", "schema_version, snapshot_version, created_at, importer_version, run_date, as_of, …"),
+                                                  ("value", "Its value, as text")])),
         SnapshotTable(name: "pharmacies", create: """
             CREATE TABLE pharmacies(
                 id TEXT PRIMARY KEY, name TEXT, chain_id TEXT, region TEXT, address TEXT,
                 phone TEXT, open_hours TEXT, latitude REAL, longitude REAL,
                 last_refresh TEXT, item_count INTEGER, stale INTEGER NOT NULL DEFAULT 0, loaded_at TEXT
             ) WITHOUT ROWID
-            """, indexes: ["CREATE INDEX pharmacies_by_position ON pharmacies(latitude, longitude)"]),
+            """, indexes: ["CREATE INDEX pharmacies_by_position ON pharmacies(latitude, longitude)"],
+            about: TableAbout("Pharmacies", "One row per pharmacy with stock in this snapshot, from the pharmacy registry.", columns: [
+                ("id", "Pharmacy id in the registry"), ("name", "Name"), ("chain_id", "Chain the pharmacy belongs to"),
+                ("region", "Region (town or county)"), ("address", "Street address"), ("phone", "Phone number"),
+                ("open_hours", "Opening hours as published"), ("latitude", "Latitude, degrees (WGS 84)"),
+                ("longitude", "Longitude, degrees (WGS 84)"), ("last_refresh", "Export time of the stock data in this snapshot (ISO 8601)"),
+                ("item_count", "Number of items in its stock"),
+                ("stale", "1 when its offers were carried over from an earlier snapshot: tonight's feed was missing or rejected"),
+                ("loaded_at", "Run time at which its offers were last loaded from a feed (carry-over ages from it)"),
+            ], label: "name", sort: "name")),
         SnapshotTable(name: "items", create: """
             CREATE TABLE items(
                 aptcode TEXT PRIMARY KEY, package_code TEXT, gtin TEXT, name TEXT, producer TEXT,
                 atc TEXT, active_substance TEXT, info_url TEXT, image_url TEXT
-            ) WITHOUT ROWID
-            """, indexes: ["CREATE INDEX items_by_gtin ON items(gtin)", "CREATE INDEX IF NOT EXISTS items_by_atc ON items(atc)"]),
+            )
+            """, indexes: ["CREATE INDEX items_by_gtin ON items(gtin)", "CREATE INDEX IF NOT EXISTS items_by_atc ON items(atc)"],
+            about: TableAbout("Items", "One row per item sold anywhere in this snapshot. The search box finds any part of a word.", columns: [
+                ("aptcode", "Item code of the pharmacy systems"), ("package_code", "Package code of the medicine register and reimbursement list"),
+                ("gtin", "GTIN, 14 digits"), ("name", "Name as sold"), ("producer", "Producer or marketing authorisation holder"),
+                ("atc", "ATC code"), ("active_substance", "Active substance"), ("info_url", "Package leaflet, from the medicine register"),
+                ("image_url", "Image, from the GS1 datasheet"),
+            ], label: "name", sort: "name", searchIndex: "items_substring")),
         SnapshotTable(name: "offers", create: """
             CREATE TABLE offers(
                 pharmacy_id TEXT NOT NULL REFERENCES pharmacies(id), aptcode TEXT NOT NULL REFERENCES items(aptcode),
@@ -54,13 +73,48 @@ public struct SnapshotSchema: Sendable {
                 price_75_cents INTEGER, price_90_cents INTEGER, price_100_cents INTEGER,
                 PRIMARY KEY (pharmacy_id, aptcode)
             ) WITHOUT ROWID
-            """, indexes: ["CREATE INDEX offers_by_item ON offers(aptcode, pharmacy_id, price_cents)"], analysed: false),
+            """, indexes: ["CREATE INDEX offers_by_item ON offers(aptcode, pharmacy_id, price_cents)"], analysed: false,
+            about: TableAbout("Offers", "One row per item in a pharmacy's stock: the shelf price and what a patient pays at each reimbursement tier.", columns: [
+                ("pharmacy_id", "Pharmacy"), ("aptcode", "Item"), ("price_cents", "Shelf price, euro cents"),
+                ("quantity", "Units in stock; empty where the feed reports no stock levels"),
+                ("limit_price_cents", "Reimbursement limit price, euro cents"),
+                ("price_50_cents", "Patient pays at the 50 % tier, euro cents; empty without that tier"),
+                ("price_75_cents", "Patient pays at the 75 % tier, euro cents; empty without that tier"),
+                ("price_90_cents", "Patient pays at the 90 % tier, euro cents; empty without that tier"),
+                ("price_100_cents", "Patient pays at the 100 % tier, euro cents; empty without that tier"),
+            ])),
     ]
 
-    static let itemsSearch = SnapshotTable(name: "items_search", create: """
-        CREATE VIRTUAL TABLE items_search USING fts5(
-            aptcode UNINDEXED, name, producer, active_substance,
-            tokenize = 'unicode61 remove_diacritics 0'
-        )
-        """, analysed: false, counted: false)
+    /// The search indexes over `items`, both external-content FTS5 tables:
+    /// they hold only the index, read their text from `items` by rowid (the
+    /// reason `items` keeps one) and are rebuilt from it after the load and
+    /// after a changeset is applied (`SnapshotChangeset.apply`).
+    ///
+    /// `items_search` is the contract's word-prefix index (SNAPSHOT.md). Its
+    /// `content="items"` is written with double quotes because that is the
+    /// spelling Datasette and sqlite-utils look for to find a table's index.
+    ///
+    /// `items_substring` (trigram) is for generic clients' search boxes:
+    /// Datasette quotes each word (`"ibu"`), which is a whole-token match
+    /// in `items_search` and finds no IBUMETIN, but a substring match here.
+    /// Its `content=items` is left unquoted on purpose, so that detection
+    /// keeps finding `items_search`; the Datasette metadata names this one.
+    static let searchIndexes = [
+        SnapshotTable(name: "items_search", create: """
+            CREATE VIRTUAL TABLE items_search USING fts5(
+                aptcode UNINDEXED, name, producer, active_substance,
+                content="items", tokenize = 'unicode61 remove_diacritics 0'
+            )
+            """, analysed: false, counted: false,
+            about: TableAbout("Item search (word prefixes)", "FTS5 index over items: MATCH 'ibu*'.", hidden: true)),
+        SnapshotTable(name: "items_substring", create: """
+            CREATE VIRTUAL TABLE items_substring USING fts5(
+                name, producer, active_substance, content=items, tokenize = 'trigram'
+            )
+            """, analysed: false, counted: false,
+            about: TableAbout("Item search (any part of a word)", "FTS5 trigram index over items, for search boxes.", hidden: true)),
+    ]
+
+    /// The external-content search indexes (`searchIndexes`): rebuilt, not written row by row.
+    public static let searchIndexNames = searchIndexes.map(\.name)
 }

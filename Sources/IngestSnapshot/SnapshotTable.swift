@@ -15,9 +15,11 @@ public struct SnapshotTable: Sendable {
     public let analysed: Bool
     /// Its row count goes to the manifest.
     public let counted: Bool
+    public let about: TableAbout
 
-    public init(name: String, create: String, indexes: [String] = [], analysed: Bool = true, counted: Bool = true) {
+    public init(name: String, create: String, indexes: [String] = [], analysed: Bool = true, counted: Bool = true, about: TableAbout) {
         self.name = name
+        self.about = about
         self.create = create
         self.indexes = indexes
         self.analysed = analysed

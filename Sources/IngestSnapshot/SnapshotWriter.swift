@@ -124,13 +124,10 @@ public final class SnapshotWriter {
             INSERT INTO items(aptcode, package_code, gtin, name, producer, atc, active_substance, info_url, image_url)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
-        let search = try database.cachedStatement(
-            "INSERT INTO items_search(aptcode, name, producer, active_substance) VALUES (?, ?, ?, ?)")
         itemCount += items.count
         for item in items {
             try insert.run(.text(item.aptcode), .text(item.packageCode), .text(item.gtin), .text(item.name), .text(item.producer),
                            .text(item.atc), .text(item.activeSubstance), .text(item.infoURL), .text(item.imageURL))
-            try search.run(.text(item.aptcode), .text(item.name), .text(item.producer), .text(item.activeSubstance))
         }
     }
 
@@ -153,8 +150,8 @@ public final class SnapshotWriter {
         for (key, value) in entries.sorted(by: { $0.key < $1.key }) { try insert.run(.text(key), .text(value)) }
     }
 
-    /// Commits the load, builds the indexes and optimises the search index,
-    /// then gives the query planner its statistics.
+    /// Commits the load, builds the indexes and the search indexes (from
+    /// `items`, their content table), then gives the query planner its statistics.
     ///
     /// The index sort runs on two threads (`PRAGMA threads`). ANALYZE reads
     /// every table but `offers`; for `offers` the counts kept while writing
@@ -168,7 +165,10 @@ public final class SnapshotWriter {
         // three runs each, 2.0-2.75 s against 2.85-3.0 s (4 MB: 2.2-2.35 s).
         try database.execute("PRAGMA cache_size = -8192")
         try database.execute(schema.indexSQL)
-        try database.execute("INSERT INTO items_search(items_search) VALUES ('optimize')")
+        for index in SnapshotSchema.searchIndexNames {
+            try database.execute("INSERT INTO \(index)(\(index)) VALUES ('rebuild')")
+            try database.execute("INSERT INTO \(index)(\(index)) VALUES ('optimize')")
+        }
         try database.execute("COMMIT")
         // ANALYZE of any table creates sqlite_stat1, which takes the offers rows below.
         for table in schema.analysedTables { try database.execute("ANALYZE \(table)") }

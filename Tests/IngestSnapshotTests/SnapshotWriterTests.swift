@@ -15,8 +15,8 @@ import Testing
 
     @Test func theCoreSchemaHasTheCoreTablesAndNoOthers() throws {
         let query = try withWriter { _ in }
-        let tables = query.rows("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'items_search_%' AND name NOT LIKE 'sqlite_%' ORDER BY name").map { $0[0]! }
-        #expect(tables == ["items", "items_search", "meta", "offers", "pharmacies"])
+        let tables = query.rows("SELECT name FROM pragma_table_list WHERE schema = 'main' AND type IN ('table', 'virtual') AND name NOT LIKE 'sqlite_%' ORDER BY name").map { $0[0]! }
+        #expect(tables == ["items", "items_search", "items_substring", "meta", "offers", "pharmacies"])
     }
 
     @Test func offersOutOfKeyOrderAreRefused() throws {
@@ -44,6 +44,12 @@ import Testing
         #expect(query.rows("SELECT aptcode FROM items_search WHERE items_search MATCH 'õrn'").map { $0[0] } == ["A2"])
         #expect(query.rows("SELECT aptcode FROM items_search WHERE items_search MATCH 'šamp*'").map { $0[0] } == ["A2"])
         #expect(query.rows("SELECT aptcode FROM items_search WHERE items_search MATCH 'žiraf'").map { $0[0] } == ["A2"])
+        // The substring index answers a search box that quotes each word, as Datasette's does.
+        for (words, found) in [("\"ibu\"", ["A1"]), ("\"õrn\"", ["A2"]), ("\"ÕRN\" \"amp\"", ["A2"]), ("\"400mg\"", ["A1"]), ("\"iraf o\"", ["A2"])] {
+            #expect(query.rows("""
+                SELECT aptcode FROM items WHERE rowid IN (SELECT rowid FROM items_substring WHERE items_substring MATCH '\(words)')
+                """).map { $0[0] } == found, "\(words)")
+        }
     }
 
     /// The planner's statistics for offers come from the writer's counts, not

@@ -11,7 +11,12 @@ struct ATCSet: ReferenceSet {
             code TEXT PRIMARY KEY, name TEXT, level INTEGER, parent TEXT,
             child_count INTEGER, item_count INTEGER
         ) WITHOUT ROWID
-        """, indexes: ["CREATE INDEX atc_by_parent ON atc(parent)"])]
+        """, indexes: ["CREATE INDEX atc_by_parent ON atc(parent)"],
+        about: TableAbout("ATC classification", "The WHO ATC tree with the number of items under each group.", columns: [
+            ("code", "ATC code"), ("name", "Group name"), ("level", "Level, 1 (anatomical group) to 5 (substance)"),
+            ("parent", "Parent group"), ("child_count", "Groups directly under it"),
+            ("item_count", "Distinct items in this snapshot under it at any depth"),
+        ], label: "name", sort: "code"))]
 
     struct Group {
         var code: String

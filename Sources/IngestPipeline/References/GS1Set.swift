@@ -13,14 +13,22 @@ struct GS1Set: ReferenceSet {
                 net_content TEXT, image_url TEXT, checks_passed INTEGER, checks_warning INTEGER,
                 checks_failed INTEGER, checks_unable INTEGER
             ) WITHOUT ROWID
-            """),
+            """, about: TableAbout("GS1 datasheets", "Trade items from GS1 datasheets, with the outcome of their validation checks.", columns: [
+                ("gtin", "GTIN, 14 digits"), ("unit_descriptor", "Trade item unit (BASE_UNIT_OR_EACH, PACK_OR_INNER_PACK, CASE, …)"),
+                ("brand", "Brand name"), ("description", "Description"), ("net_content", "Net content with its unit"),
+                ("image_url", "Image"), ("checks_passed", "Validation checks passed"), ("checks_warning", "Checks with a warning"),
+                ("checks_failed", "Checks failed"), ("checks_unable", "Checks that could not be run"),
+            ], label: "description", sort: "gtin")),
         SnapshotTable(name: "gs1_children", create: """
             CREATE TABLE gs1_children(
                 parent_gtin TEXT NOT NULL REFERENCES gs1_items(gtin), position INTEGER NOT NULL,
                 child_gtin TEXT NOT NULL, quantity INTEGER NOT NULL,
                 PRIMARY KEY (parent_gtin, position)
             ) WITHOUT ROWID
-            """),
+            """, about: TableAbout("GS1 packaging", "What each trade item contains: its children and how many of each.", columns: [
+                ("parent_gtin", "Containing trade item"), ("position", "Place in the parent's list"),
+                ("child_gtin", "Contained trade item"), ("quantity", "How many"),
+            ])),
     ]
 
     private(set) var items: [String: GS1TradeItem] = [:]

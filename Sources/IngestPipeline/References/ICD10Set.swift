@@ -6,7 +6,9 @@ import IngestSnapshot
 /// reimbursement list's diagnoses are checked against.
 struct ICD10Set: ReferenceSet {
     static let adapter = ICD10Adapter()
-    static let tables = [SnapshotTable(name: "icd10", create: "CREATE TABLE icd10(code TEXT PRIMARY KEY, name TEXT) WITHOUT ROWID")]
+    static let tables = [SnapshotTable(name: "icd10", create: "CREATE TABLE icd10(code TEXT PRIMARY KEY, name TEXT) WITHOUT ROWID",
+                                       about: TableAbout("ICD-10", "The WHO ICD-10 codes.", columns: [("code", "Code"), ("name", "Title")],
+                                                         label: "name", sort: "code"))]
 
     private(set) var codes: [(code: String, name: String)] = []
     /// Codes of tonight's files; nil when none came (yesterday's kept codes

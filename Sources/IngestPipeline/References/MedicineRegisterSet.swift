@@ -13,7 +13,12 @@ struct MedicineRegisterSet: ReferenceSet {
             package_code TEXT PRIMARY KEY, name TEXT, form TEXT, strength TEXT, pack_size TEXT, atc TEXT,
             active_substance TEXT, leaflet_url TEXT, spc_url TEXT, prescription TEXT
         ) WITHOUT ROWID
-        """)]
+        """, about: TableAbout("Medicine register", "The national medicine register in force on the run's date (FEEDS.md §11).", columns: [
+            ("package_code", "Package code"), ("name", "Name"), ("form", "Pharmaceutical form"), ("strength", "Strength"),
+            ("pack_size", "Pack size"), ("atc", "ATC code"), ("active_substance", "Active substance"),
+            ("leaflet_url", "Package leaflet"), ("spc_url", "Summary of product characteristics"),
+            ("prescription", "Rx (prescription only) or OTC"),
+        ], label: "name", sort: "package_code"))]
 
     /// Its date is in its name (`medicine_register_2011-05-01.csv`).
     static func validFrom(_ file: FeedFile, header: NoHeader?) -> String? { MedicineRegisterAdapter.validFrom(fileName: file.name) }

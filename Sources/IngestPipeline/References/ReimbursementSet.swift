@@ -14,7 +14,10 @@ struct ReimbursementSet: ReferenceSet {
                 package_code TEXT NOT NULL, rate INTEGER NOT NULL, limit_price_cents INTEGER,
                 diagnoses TEXT, info TEXT, PRIMARY KEY (package_code, rate)
             ) WITHOUT ROWID
-            """),
+            """, about: TableAbout("Reimbursements", "The health insurance fund's list: one row per listed tier (50, 75, 100 %); the 90 % tier uses the 75 % row.", columns: [
+                ("package_code", "Package code"), ("rate", "Reimbursement rate, percent"), ("limit_price_cents", "Limit price, euro cents"),
+                ("diagnoses", "Diagnoses that allow the tier, as published"), ("info", "Conditions, as published"),
+            ], sort: "package_code")),
         SnapshotTable(name: "reimbursement_diagnoses", create: """
             CREATE TABLE reimbursement_diagnoses(
                 package_code TEXT NOT NULL, rate INTEGER NOT NULL, position INTEGER NOT NULL,
@@ -22,8 +25,14 @@ struct ReimbursementSet: ReferenceSet {
                 PRIMARY KEY (package_code, rate, position),
                 FOREIGN KEY (package_code, rate) REFERENCES reimbursements(package_code, rate)
             ) WITHOUT ROWID
-            """),
-        SnapshotTable(name: "diagnosis_legend", create: "CREATE TABLE diagnosis_legend(code TEXT PRIMARY KEY, text TEXT) WITHOUT ROWID"),
+            """, about: TableAbout("Reimbursement diagnoses", "The diagnoses of each tier, parsed into ICD-10 ranges.", columns: [
+                ("package_code", "Package code"), ("rate", "Reimbursement rate, percent"), ("position", "Place in the tier's list"),
+                ("icd_from", "First ICD-10 code of the range"), ("icd_to", "Last ICD-10 code of the range (equal to the first for one code)"),
+                ("marker", "Footnote marker tying the range to a line of the tier's info"),
+            ])),
+        SnapshotTable(name: "diagnosis_legend", create: "CREATE TABLE diagnosis_legend(code TEXT PRIMARY KEY, text TEXT) WITHOUT ROWID",
+                      about: TableAbout("Legend", "The abbreviations used in the reimbursement conditions.",
+                                        columns: [("code", "Abbreviation"), ("text", "What it stands for")], label: "text")),
     ]
 
     /// Its date is the list's own `validFrom` attribute, the adapter's header.
