@@ -6,7 +6,7 @@ SNAPSHOTS ?= var/snapshots
 PACKAGES := libsqlite3-dev libxml2-dev libcsv-dev pkg-config tzdata sqlite3 time python3 python3-venv
 SUDO     := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
 
-.PHONY: setup build run dry-run test test-tools realdata clean bench-memory testdb bench bench-compare bench-parsers fuzz-build fuzz fuzz-smoke soak report-demo
+.PHONY: setup build run dry-run test test-tools realdata clean bench-memory testdb bench bench-compare bench-parsers bench-serve serve fuzz-build fuzz fuzz-smoke soak report-demo
 
 setup:
 	@missing=""; \
@@ -77,6 +77,20 @@ report-demo: build
 # The performance benchmark (docs/PERFORMANCE.md): about ten minutes, never part of `make test`.
 bench: build
 	bench/run.sh
+
+# ingest-serve under wrk on the 500 × 10,000 snapshot: requests per second
+# and p50/p90/p99 per query (bench/serve.sh). Installs Debian's wrk when missing.
+bench-serve: setup
+	@dpkg-query -W -f='$${Status}' wrk 2>/dev/null | grep -q "ok installed" || { \
+	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq wrk; }
+	$(SWIFT) build -c release --product ingest
+	$(SWIFT) build -c release --product ingest-serve
+	bench/serve.sh
+
+# The read API on var/snapshots (after `make run`), on http://127.0.0.1:8080.
+serve: build
+	$(SWIFT) build --product ingest-serve
+	.build/debug/ingest-serve --snapshots $(SNAPSHOTS)
 
 # This checkout against BASE (a revision), paired runs of `make bench`'s workload.
 bench-compare: build

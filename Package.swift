@@ -12,6 +12,8 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "ingest", targets: ["IngestCLI"]),
+        // The reference read API (READ_API.md): a binary of its own, so the importer carries no web server.
+        .executable(name: "ingest-serve", targets: ["IngestServe"]),
         // For the libFuzzer harness in Fuzz/ only.
         .library(name: "IngestAdaptersForFuzzing", targets: ["IngestAdapters"]),
         // For the parser micro benchmarks in Benchmarks/ only.
@@ -26,6 +28,9 @@ let package = Package(
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
         .package(url: "https://github.com/onevcat/Rainbow", from: "4.2.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     ],
     targets: [
         // C libraries, reached through their C APIs directly (see each shim.h).
@@ -100,6 +105,23 @@ let package = Package(
             ],
             plugins: ["BuildInfoPlugin"]
         ),
+        // READ_API.md's queries answered from an open snapshot, and following `current` as it moves.
+        .target(
+            name: "IngestReadAPI",
+            dependencies: ["IngestSnapshot"]
+        ),
+        // The read API over HTTP (Hummingbird 2).
+        .executableTarget(
+            name: "IngestServe",
+            dependencies: [
+                "IngestReadAPI", "IngestSnapshot",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         // The build's commit, for --version and the manifest's importer_version.
         .plugin(name: "BuildInfoPlugin", capability: .buildTool()),
 
@@ -115,6 +137,7 @@ let package = Package(
         .testTarget(name: "IngestSnapshotTests", dependencies: ["IngestSnapshot", "IngestTestSupport", "CSQLite"]),
         .testTarget(name: "IngestPipelineTests", dependencies: ["IngestPipeline", "IngestGenerator", "IngestTestSupport", "CSQLite"]),
         .testTarget(name: "IngestCLITests", dependencies: ["IngestCLI", "IngestCore", "IngestGenerator", "IngestTestSupport", "IngestSnapshot", "CSQLite", "CLibXML2"]),
+        .testTarget(name: "IngestReadAPITests", dependencies: ["IngestReadAPI", "IngestServe", "IngestSnapshot", "IngestTestSupport"]),
         .testTarget(name: "IngestGeneratorTests", dependencies: ["IngestGenerator", "IngestPipeline", "IngestSnapshot", "IngestTestSupport", "CSQLite"]),
     ]
 )

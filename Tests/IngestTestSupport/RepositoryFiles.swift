@@ -17,11 +17,16 @@ public enum RepositoryFiles {
     public static var mappingsDirectory: String { "\(root)/mappings" }
 
     /// The release or debug `ingest` binary built beside the tests.
-    public static var ingestBinary: String {
+    public static var ingestBinary: String { binary("ingest") }
+
+    /// The read API's binary, `ingest-serve`, built beside the tests.
+    public static var serveBinary: String { binary("ingest-serve") }
+
+    private static func binary(_ name: String) -> String {
         let testBundle = Bundle.main.bundleURL
-        var candidates = [testBundle.deletingLastPathComponent().appendingPathComponent("ingest").path]
+        var candidates = [testBundle.deletingLastPathComponent().appendingPathComponent(name).path]
         for configuration in ["debug", "release"] {
-            candidates.append("\(root)/.build/\(configuration)/ingest")
+            candidates.append("\(root)/.build/\(configuration)/\(name)")
         }
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0) } ?? candidates[0]
     }

@@ -1,0 +1,51 @@
+import Foundation
+import IngestSnapshot
+
+/// The snapshot `current` points at, kept open; `refresh()` follows the
+/// link when a new version is published. The new file is opened and read
+/// before it replaces the old one, so a request is always answered from a
+/// complete snapshot, old or new; a new file that cannot be opened leaves
+/// the old one serving (and is tried again at the next refresh).
+public final class CurrentSnapshot: @unchecked Sendable {
+    public let directory: SnapshotDirectory
+    // Guarded by `lock`.
+    private let lock = NSLock()
+    private var open: OpenSnapshot?
+    private var failedVersion: String?
+
+    public init(directory: SnapshotDirectory) {
+        self.directory = directory
+    }
+
+    /// The snapshot to answer from; nil before any could be opened.
+    public var snapshot: OpenSnapshot? { lock.withLock { open } }
+
+    /// What a refresh did.
+    public enum Change: Equatable {
+        case unchanged
+        case opened(String)
+        /// The version `current` names could not be opened; the one before keeps serving.
+        case failed(version: String, reason: String)
+    }
+
+    /// Opens the version `current` names if it is not the one open. Only
+    /// one refresh runs at a time (the watcher's); readers never wait for
+    /// the open, only for the swap of one reference.
+    @discardableResult
+    public func refresh() -> Change {
+        guard let version = directory.currentVersion() else { return .unchanged }
+        let (openVersion, failed) = lock.withLock { (open?.version, failedVersion) }
+        guard version != openVersion, version != failed else { return .unchanged }
+        do {
+            let snapshot = try OpenSnapshot(path: directory.snapshotPath(version), version: version)
+            lock.withLock {
+                open = snapshot
+                failedVersion = nil
+            }
+            return .opened(version)
+        } catch {
+            lock.withLock { failedVersion = version }
+            return .failed(version: version, reason: "\(error)")
+        }
+    }
+}

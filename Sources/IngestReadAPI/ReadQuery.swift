@@ -1,0 +1,81 @@
+/// One request of READ_API.md, parsed from its query parameters: which of
+/// the queries, with its arguments checked. Everything a client can get
+/// wrong is a `ReadQuery.Invalid` (HTTP 400) here, before any SQL runs.
+public enum ReadQuery: Equatable, Sendable {
+    case pharmacies(near: GeoPoint?, onlyNearest: Bool)
+    case itemSearch(text: String)
+    case itemPharmacies(aptcode: String, near: GeoPoint?, onlyNearest: Bool)
+    case itemDetails(aptcode: String, pharmacyID: String)
+    case atc(parent: String?)
+    /// Not one of the five: the changeset from a client's version to current (SNAPSHOT.md).
+    case changes(since: String)
+
+    /// The reason a request is refused, as the client reads it in `{"error": …}`.
+    public struct Invalid: Error, Equatable, CustomStringConvertible {
+        public var reason: String
+        public init(reason: String) { self.reason = reason }
+        public var description: String { reason }
+    }
+
+    /// `parameters`: the request's query parameters; the first value of a repeated one counts.
+    public init(_ parameters: [String: String]) throws(Invalid) {
+        guard let query = parameters["q"] else { throw Invalid(reason: "missing parameter q (p, i, ip, id, a or changes)") }
+        func required(_ name: String) throws(Invalid) -> String {
+            guard let value = parameters[name], !value.isEmpty else { throw Invalid(reason: "q=\(query) needs the parameter \(name)") }
+            return value
+        }
+        switch query {
+        case "p":
+            let near = try Self.position(parameters)
+            self = .pharmacies(near: near, onlyNearest: try Self.onlyNearest(parameters, near: near))
+        case "i":
+            guard let text = parameters["search"] else { throw Invalid(reason: "q=i needs the parameter search") }
+            self = .itemSearch(text: text)
+        case "ip":
+            let aptcode = try required("aptcode")
+            let near = try Self.position(parameters)
+            self = .itemPharmacies(aptcode: aptcode, near: near, onlyNearest: try Self.onlyNearest(parameters, near: near))
+        case "id":
+            self = .itemDetails(aptcode: try required("aptcode"), pharmacyID: try required("client_id"))
+        case "a":
+            self = .atc(parent: parameters["atc"].flatMap { $0.isEmpty ? nil : $0 })
+        case "changes":
+            self = .changes(since: try required("since"))
+        default:
+            throw Invalid(reason: "unknown q=\(query): expected p, i, ip, id, a or changes")
+        }
+    }
+
+    /// Both of `latitude` and `longitude` as decimal degrees in range, or neither.
+    private static func position(_ parameters: [String: String]) throws(Invalid) -> GeoPoint? {
+        switch (parameters["latitude"], parameters["longitude"]) {
+        case (nil, nil):
+            return nil
+        case (let latitude?, let longitude?):
+            guard let φ = Self.degrees(latitude), abs(φ) <= 90 else { throw Invalid(reason: "latitude is not a number of degrees in -90…90: \(latitude)") }
+            guard let λ = Self.degrees(longitude), abs(λ) <= 180 else {
+                throw Invalid(reason: "longitude is not a number of degrees in -180…180: \(longitude)")
+            }
+            return GeoPoint(latitude: φ, longitude: λ)
+        default:
+            throw Invalid(reason: "latitude and longitude come together")
+        }
+    }
+
+    /// A plain decimal number (`59.437`, `-1`, `24.`): no exponent, no `nan`, no hex.
+    private static func degrees(_ text: String) -> Double? {
+        guard !text.isEmpty, text.utf8.count <= 32,
+              text.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2E || $0 == 0x2D || $0 == 0x2B }) else { return nil }
+        return Double(text)
+    }
+
+    private static func onlyNearest(_ parameters: [String: String], near: GeoPoint?) throws(Invalid) -> Bool {
+        switch parameters["onlyNearest"] {
+        case nil, "0": return false
+        case "1":
+            guard near != nil else { throw Invalid(reason: "onlyNearest=1 needs latitude and longitude") }
+            return true
+        case let other?: throw Invalid(reason: "onlyNearest is 0 or 1, not \(other)")
+        }
+    }
+}

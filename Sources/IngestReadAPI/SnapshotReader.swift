@@ -1,0 +1,138 @@
+import IngestSnapshot
+
+/// One read-only connection to one snapshot file and the SQL of the read
+/// queries, each statement prepared once. Used by one request at a time
+/// (`OpenSnapshot` lends it out).
+final class SnapshotReader {
+    let database: SQLiteDatabase
+
+    init(path: String) throws(SQLiteError) {
+        database = try SQLiteDatabase(path: path, readOnly: true)
+    }
+
+    struct Item {
+        var aptcode, name, producer: String
+        var packageCode, atc, activeSubstance, infoURL, imageURL: String?
+    }
+
+    func item(_ aptcode: String) throws(SQLiteError) -> Item? {
+        let statement = try database.cachedStatement("""
+            SELECT name, producer, package_code, atc, active_substance, info_url, image_url FROM items WHERE aptcode = ?
+            """)
+        defer { statement.reset() }
+        try statement.bind(aptcode, at: 1)
+        guard try statement.step() else { return nil }
+        return Item(aptcode: aptcode, name: statement.string(0) ?? "", producer: statement.string(1) ?? "",
+                    packageCode: statement.string(2), atc: statement.string(3), activeSubstance: statement.string(4),
+                    infoURL: statement.string(5), imageURL: statement.string(6))
+    }
+
+    /// Items whose names match an `ItemSearchExpression`, by name, at most `limit`.
+    func search(_ match: String, limit: Int) throws(SQLiteError) -> [Item] {
+        let statement = try database.cachedStatement("""
+            SELECT items.aptcode, items.name, items.producer FROM items_search JOIN items ON items.rowid = items_search.rowid
+            WHERE items_search MATCH ? ORDER BY items.name, items.aptcode LIMIT ?
+            """)
+        defer { statement.reset() }
+        try statement.bind(match, at: 1)
+        try statement.bind(limit, at: 2)
+        var items: [Item] = []
+        while try statement.step() {
+            items.append(Item(aptcode: statement.string(0) ?? "", name: statement.string(1) ?? "", producer: statement.string(2) ?? ""))
+        }
+        return items
+    }
+
+    /// Every offer of one item: pharmacy and shelf price (the covering index `offers_by_item`).
+    func offers(of aptcode: String) throws(SQLiteError) -> [(pharmacyID: String, priceCents: Int64)] {
+        let statement = try database.cachedStatement("SELECT pharmacy_id, price_cents FROM offers WHERE aptcode = ?")
+        defer { statement.reset() }
+        try statement.bind(aptcode, at: 1)
+        var offers: [(String, Int64)] = []
+        while try statement.step() { offers.append((statement.string(0) ?? "", statement.int64(1))) }
+        return offers
+    }
+
+    struct Offer {
+        var priceCents: Int64
+        var limitCents, tier50, tier75, tier90, tier100: Int64?
+    }
+
+    func offer(pharmacyID: String, aptcode: String) throws(SQLiteError) -> Offer? {
+        let statement = try database.cachedStatement("""
+            SELECT price_cents, limit_price_cents, price_50_cents, price_75_cents, price_90_cents, price_100_cents
+            FROM offers WHERE pharmacy_id = ? AND aptcode = ?
+            """)
+        defer { statement.reset() }
+        try statement.bind(pharmacyID, at: 1)
+        try statement.bind(aptcode, at: 2)
+        guard try statement.step() else { return nil }
+        func cents(_ column: Int32) -> Int64? { statement.isNull(column) ? nil : statement.int64(column) }
+        return Offer(priceCents: statement.int64(0), limitCents: cents(1), tier50: cents(2), tier75: cents(3), tier90: cents(4), tier100: cents(5))
+    }
+
+    /// The listed tiers of a package: rate → (diagnoses, info) as published.
+    func tiers(packageCode: String) throws(SQLiteError) -> [Int64: (diagnoses: String, info: String)] {
+        let statement = try database.cachedStatement("SELECT rate, diagnoses, info FROM reimbursements WHERE package_code = ?")
+        defer { statement.reset() }
+        try statement.bind(packageCode, at: 1)
+        var tiers: [Int64: (String, String)] = [:]
+        while try statement.step() { tiers[statement.int64(0)] = (statement.string(1) ?? "", statement.string(2) ?? "") }
+        return tiers
+    }
+
+    /// The children of an ATC group (the top level for nil), by code.
+    func atcChildren(of parent: String?) throws(SQLiteError) -> [(code: String, name: String, items: Int64)] {
+        let statement = try database.cachedStatement(parent == nil
+            ? "SELECT code, name, item_count FROM atc WHERE parent IS NULL ORDER BY code"
+            : "SELECT code, name, item_count FROM atc WHERE parent = ? ORDER BY code")
+        defer { statement.reset() }
+        if let parent { try statement.bind(parent, at: 1) }
+        var groups: [(String, String, Int64)] = []
+        while try statement.step() { groups.append((statement.string(0) ?? "", statement.string(1) ?? "", statement.int64(2))) }
+        return groups
+    }
+
+    /// Every pharmacy: few hundred rows, read once per snapshot.
+    func pharmacies() throws(SQLiteError) -> [PharmacyEntry] {
+        let statement = try database.prepare("""
+            SELECT id, name, region, chain_id, address, phone, open_hours, latitude, longitude, last_refresh FROM pharmacies
+            """)
+        var pharmacies: [PharmacyEntry] = []
+        while try statement.step() {
+            let position = statement.isNull(7) || statement.isNull(8)
+                ? nil : GeoPoint(latitude: statement.double(7), longitude: statement.double(8))
+            pharmacies.append(PharmacyEntry(id: statement.string(0) ?? "", name: statement.string(1) ?? "", region: statement.string(2) ?? "",
+                                            chainID: statement.string(3) ?? "", address: statement.string(4) ?? "",
+                                            phone: statement.string(5) ?? "", openHours: statement.string(6) ?? "",
+                                            position: position, lastRefresh: statement.string(9)))
+        }
+        return pharmacies
+    }
+
+    /// The legend of the reimbursement conditions' abbreviations, in code order.
+    func legend() throws(SQLiteError) -> [(code: String, text: String)] {
+        let statement = try database.prepare("SELECT code, text FROM diagnosis_legend ORDER BY code")
+        var legend: [(String, String)] = []
+        while try statement.step() { legend.append((statement.string(0) ?? "", statement.string(1) ?? "")) }
+        return legend
+    }
+}
+
+/// A pharmacy as the read queries use it, kept in memory per snapshot,
+/// its day and position already formatted (`String(format:)` per pharmacy
+/// per request was a measurable part of `?q=p`).
+struct PharmacyEntry: Sendable {
+    var id, name, region, chainID, address, phone, openHours: String
+    var position: GeoPoint?
+    /// `d` and `l` of READ_API.md.
+    var day, shownPosition: String
+
+    init(id: String, name: String, region: String, chainID: String, address: String, phone: String, openHours: String,
+         position: GeoPoint?, lastRefresh: String?) {
+        (self.id, self.name, self.region, self.chainID, self.address, self.phone, self.openHours) = (id, name, region, chainID, address, phone, openHours)
+        self.position = position
+        day = ReadAPIFormat.day(lastRefresh)
+        shownPosition = ReadAPIFormat.position(latitude: position?.latitude, longitude: position?.longitude)
+    }
+}

@@ -1,0 +1,557 @@
+/// The OpenAPI 3.1 description of the read API, served at `/openapi.json`.
+/// Its schemas are JSON Schema: the end-to-end test validates every
+/// answer against them (python-jsonschema), so the document cannot drift
+/// from what the server sends.
+enum OpenAPIDocument {
+    static let json = #"""
+{
+  "openapi": "3.1.0",
+  "info": {
+    "title": "ingest read API",
+    "version": "1",
+    "description": "The mobile apps' five queries (READ_API.md), answered from the current snapshot, read-only; and the changeset from a client's version to current. Every response carries the snapshot version it came from in X-Snapshot-Version."
+  },
+  "servers": [
+    {
+      "url": "http://127.0.0.1:8080"
+    }
+  ],
+  "paths": {
+    "/": {
+      "get": {
+        "operationId": "query",
+        "summary": "One of the queries, chosen by q",
+        "description": "q=p pharmacy list; q=i item search (search); q=ip pharmacies selling an item (aptcode); q=id item details at a pharmacy (aptcode, client_id); q=a ATC tree (optional atc); q=changes changeset since a version (since).",
+        "parameters": [
+          {
+            "name": "q",
+            "in": "query",
+            "required": true,
+            "description": "Which query",
+            "schema": {
+              "type": "string",
+              "enum": [
+                "p",
+                "i",
+                "ip",
+                "id",
+                "a",
+                "changes"
+              ]
+            }
+          },
+          {
+            "name": "latitude",
+            "in": "query",
+            "required": false,
+            "description": "Client position, decimal degrees (q=p, q=ip); with longitude",
+            "schema": {
+              "type": "string",
+              "pattern": "^[-+]?[0-9]*\\.?[0-9]*$"
+            }
+          },
+          {
+            "name": "longitude",
+            "in": "query",
+            "required": false,
+            "description": "Client position, decimal degrees (q=p, q=ip); with latitude",
+            "schema": {
+              "type": "string",
+              "pattern": "^[-+]?[0-9]*\\.?[0-9]*$"
+            }
+          },
+          {
+            "name": "onlyNearest",
+            "in": "query",
+            "required": false,
+            "description": "1: only the nearest pharmacies, at most 10, in one group named Nearest (needs a position)",
+            "schema": {
+              "type": "string",
+              "enum": [
+                "0",
+                "1"
+              ]
+            }
+          },
+          {
+            "name": "search",
+            "in": "query",
+            "required": false,
+            "description": "Item search text (q=i): words match word prefixes of item names; any text is answered",
+            "schema": {
+              "type": "string"
+            }
+          },
+          {
+            "name": "aptcode",
+            "in": "query",
+            "required": false,
+            "description": "Item code (q=ip, q=id)",
+            "schema": {
+              "type": "string"
+            }
+          },
+          {
+            "name": "client_id",
+            "in": "query",
+            "required": false,
+            "description": "Pharmacy id (q=id)",
+            "schema": {
+              "type": "string"
+            }
+          },
+          {
+            "name": "atc",
+            "in": "query",
+            "required": false,
+            "description": "ATC code whose children to list (q=a); the top level without it",
+            "schema": {
+              "type": "string"
+            }
+          },
+          {
+            "name": "since",
+            "in": "query",
+            "required": false,
+            "description": "Snapshot version the client holds (q=changes)",
+            "schema": {
+              "type": "string"
+            }
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The answer: JSON for the five queries, a changeset in SQLite's session format for q=changes",
+            "headers": {
+              "X-Snapshot-Version": {
+                "schema": {
+                  "type": "string"
+                }
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "oneOf": [
+                    {
+                      "$ref": "#/components/schemas/PharmacyList"
+                    },
+                    {
+                      "$ref": "#/components/schemas/ItemSearch"
+                    },
+                    {
+                      "$ref": "#/components/schemas/ItemPharmacies"
+                    },
+                    {
+                      "$ref": "#/components/schemas/ItemDetails"
+                    },
+                    {
+                      "$ref": "#/components/schemas/ATCTree"
+                    }
+                  ]
+                }
+              },
+              "application/octet-stream": {
+                "schema": {
+                  "type": "string",
+                  "contentMediaType": "application/octet-stream"
+                }
+              }
+            }
+          },
+          "204": {
+            "description": "q=changes: the client's version is current; nothing to apply"
+          },
+          "400": {
+            "description": "Missing or unknown q, a missing required parameter, or a malformed position",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "410": {
+            "description": "q=changes: the client's version is no longer kept; download the whole snapshot",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "No snapshot has been published yet",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        }
+      }
+    },
+    "/openapi.json": {
+      "get": {
+        "operationId": "openapi",
+        "summary": "This document",
+        "responses": {
+          "200": {
+            "description": "The OpenAPI document",
+            "content": {
+              "application/json": {}
+            }
+          }
+        }
+      }
+    }
+  },
+  "components": {
+    "schemas": {
+      "PharmacyList": {
+        "type": "object",
+        "required": [
+          "regions"
+        ],
+        "properties": {
+          "regions": {
+            "type": "array",
+            "items": {
+              "type": "object",
+              "required": [
+                "n",
+                "p"
+              ],
+              "properties": {
+                "n": {
+                  "type": "string"
+                },
+                "p": {
+                  "type": "array",
+                  "items": {
+                    "$ref": "#/components/schemas/Pharmacy"
+                  }
+                }
+              },
+              "additionalProperties": false
+            }
+          }
+        },
+        "additionalProperties": false
+      },
+      "Pharmacy": {
+        "type": "object",
+        "required": [
+          "i",
+          "n",
+          "d",
+          "p",
+          "a",
+          "c",
+          "o",
+          "l"
+        ],
+        "properties": {
+          "i": {
+            "type": "string"
+          },
+          "n": {
+            "type": "string"
+          },
+          "d": {
+            "type": "string",
+            "description": "last data refresh, dd.MM.yyyy"
+          },
+          "p": {
+            "type": "string"
+          },
+          "a": {
+            "type": "string"
+          },
+          "c": {
+            "type": "string"
+          },
+          "o": {
+            "type": "string"
+          },
+          "l": {
+            "type": "string",
+            "description": "latitude,longitude"
+          },
+          "di": {
+            "type": "string",
+            "description": "distance, present only when the request gives a position"
+          }
+        },
+        "additionalProperties": false
+      },
+      "ItemSearch": {
+        "type": "object",
+        "required": [
+          "items"
+        ],
+        "properties": {
+          "items": {
+            "type": "array",
+            "maxItems": 50,
+            "items": {
+              "type": "object",
+              "required": [
+                "a",
+                "n",
+                "p"
+              ],
+              "properties": {
+                "a": {
+                  "type": "string"
+                },
+                "n": {
+                  "type": "string"
+                },
+                "p": {
+                  "type": "string"
+                }
+              },
+              "additionalProperties": false
+            }
+          }
+        },
+        "additionalProperties": false
+      },
+      "ItemPharmacies": {
+        "type": "object",
+        "required": [
+          "item_pharmacies"
+        ],
+        "properties": {
+          "item_pharmacies": {
+            "type": "array",
+            "items": {
+              "type": "object",
+              "required": [
+                "n",
+                "p"
+              ],
+              "properties": {
+                "n": {
+                  "type": "string"
+                },
+                "p": {
+                  "type": "array",
+                  "items": {
+                    "$ref": "#/components/schemas/ItemOffer"
+                  }
+                }
+              },
+              "additionalProperties": false
+            }
+          }
+        },
+        "additionalProperties": false
+      },
+      "ItemOffer": {
+        "type": "object",
+        "required": [
+          "i",
+          "pi",
+          "n",
+          "p"
+        ],
+        "properties": {
+          "i": {
+            "type": "string"
+          },
+          "pi": {
+            "type": "string"
+          },
+          "n": {
+            "type": "string"
+          },
+          "p": {
+            "type": "string",
+            "description": "shelf price, e.g. 2.37€"
+          },
+          "di": {
+            "type": "string"
+          }
+        },
+        "additionalProperties": false
+      },
+      "ItemDetails": {
+        "type": "object",
+        "required": [
+          "item_details"
+        ],
+        "properties": {
+          "item_details": {
+            "type": "array",
+            "maxItems": 1,
+            "items": {
+              "$ref": "#/components/schemas/ItemDetail"
+            }
+          }
+        },
+        "additionalProperties": false
+      },
+      "ItemDetail": {
+        "type": "object",
+        "required": [
+          "itemId",
+          "itemName",
+          "producerName",
+          "pharmacyName",
+          "price",
+          "priceLimit",
+          "priceDisc50",
+          "priceDisc75",
+          "priceDisc90",
+          "priceDisc100",
+          "diagnose50",
+          "diagnose75",
+          "diagnose100",
+          "info50",
+          "info75",
+          "info100",
+          "atc",
+          "actSubst",
+          "diagExpl",
+          "infoUrl",
+          "imageUrl"
+        ],
+        "properties": {
+          "itemId": {
+            "type": "string"
+          },
+          "itemName": {
+            "type": "string"
+          },
+          "producerName": {
+            "type": "string"
+          },
+          "pharmacyName": {
+            "type": "string"
+          },
+          "price": {
+            "type": "string"
+          },
+          "priceLimit": {
+            "type": "string"
+          },
+          "priceDisc50": {
+            "type": "string"
+          },
+          "priceDisc75": {
+            "type": "string"
+          },
+          "priceDisc90": {
+            "type": "string"
+          },
+          "priceDisc100": {
+            "type": "string"
+          },
+          "diagnose50": {
+            "type": "string"
+          },
+          "diagnose75": {
+            "type": "string"
+          },
+          "diagnose100": {
+            "type": "string"
+          },
+          "info50": {
+            "type": "string"
+          },
+          "info75": {
+            "type": "string"
+          },
+          "info100": {
+            "type": "string"
+          },
+          "atc": {
+            "type": "string"
+          },
+          "actSubst": {
+            "type": "string"
+          },
+          "diagExpl": {
+            "type": "array",
+            "items": {
+              "type": "object",
+              "required": [
+                "name",
+                "text"
+              ],
+              "properties": {
+                "name": {
+                  "type": "string"
+                },
+                "text": {
+                  "type": "string"
+                }
+              },
+              "additionalProperties": false
+            }
+          },
+          "infoUrl": {
+            "type": "string"
+          },
+          "imageUrl": {
+            "type": "string"
+          }
+        },
+        "additionalProperties": false
+      },
+      "ATCTree": {
+        "type": "object",
+        "required": [
+          "atc"
+        ],
+        "properties": {
+          "atc": {
+            "type": "array",
+            "items": {
+              "type": "object",
+              "required": [
+                "a",
+                "n",
+                "c"
+              ],
+              "properties": {
+                "a": {
+                  "type": "string"
+                },
+                "n": {
+                  "type": "string"
+                },
+                "c": {
+                  "type": "string",
+                  "description": "number of items under it"
+                }
+              },
+              "additionalProperties": false
+            }
+          }
+        },
+        "additionalProperties": false
+      },
+      "Error": {
+        "type": "object",
+        "required": [
+          "error"
+        ],
+        "properties": {
+          "error": {
+            "type": "string"
+          }
+        },
+        "additionalProperties": false
+      }
+    }
+  }
+}
+"""#
+}

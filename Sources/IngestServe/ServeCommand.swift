@@ -1,0 +1,48 @@
+import ArgumentParser
+import Foundation
+import IngestReadAPI
+import IngestSnapshot
+import Logging
+
+/// `ingest-serve`: the reference read API (READ_API.md) over the snapshot
+/// `current` names, a binary of its own so the importer does not carry a
+/// web server.
+@main
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "ingest-serve",
+        abstract: "Answer READ_API.md's queries from the current snapshot, read-only.",
+        discussion: """
+            GET /?q=p|i|ip|id|a answers the apps' five queries; GET /?q=changes&since=VERSION gives the changeset \
+            from VERSION to current (410 when VERSION is no longer kept); GET /openapi.json describes it all. \
+            A newly published current is picked up without a restart; requests in flight finish on the old one.
+            """)
+
+    @Option(name: .long, help: ArgumentHelp("The snapshots directory (where `current` is).", valueName: "dir"))
+    var snapshots = "var/snapshots"
+
+    @Option(name: .long, help: "Address to listen on; loopback unless told otherwise.")
+    var host = "127.0.0.1"
+
+    @Option(name: .long, help: "Port to listen on (0: any free port, printed when listening).")
+    var port = 8080
+
+    @Option(name: .long, help: ArgumentHelp("How often to look for a new current.", valueName: "seconds"))
+    var reloadInterval = 0.25
+
+    func validate() throws {
+        guard (0...65535).contains(port) else { throw ValidationError("--port must be 0…65535") }
+        guard reloadInterval > 0 else { throw ValidationError("--reload-interval must be above 0") }
+    }
+
+    func run() async throws {
+        var logger = Logger(label: "ingest-serve")
+        logger.logLevel = .info
+        let current = CurrentSnapshot(directory: SnapshotDirectory(path: snapshots))
+        let watcher = SnapshotWatcher(current: current, interval: reloadInterval, logger: logger)
+        watcher.refresh()
+        if current.snapshot == nil { logger.warning("no snapshot to serve yet in \(snapshots): answering 503 until one is published") }
+        let server = ReadAPIServer(current: current, changesets: ChangesetCache(directory: current.directory))
+        try await server.run(host: host, port: port, services: [watcher], logger: logger)
+    }
+}

@@ -1,0 +1,29 @@
+import Foundation
+@testable import IngestReadAPI
+import Testing
+
+/// The hand-written JSON: valid, exact for any text, keys in the document's order.
+@Suite struct JSONWriterTests {
+    @Test func anyTextRoundTrips() throws {
+        let texts = ["", "plain", "quote \" and \\ backslash", "line\nfeed\ttab\r", "\u{0}\u{1}\u{1F}\u{7F}", "õäöüšž ŠAMPOON 🙂", "</script>"]
+        for text in texts {
+            let bytes = ErrorBody(error: text).json
+            let parsed = try JSONSerialization.jsonObject(with: Data(bytes)) as? [String: String]
+            #expect(parsed == ["error": text], "\(text.debugDescription)")
+        }
+        #expect(String(decoding: ErrorBody(error: "a\"\u{1}").json, as: UTF8.self) == #"{"error":"a\"\u0001"}"#)
+    }
+
+    @Test func itemDetailsKeepTheDocumentsKeyOrder() throws {
+        let details = ItemDetails.Details(itemId: "1", itemName: "", producerName: "", pharmacyName: "", price: "", priceLimit: "",
+                                          priceDisc50: "", priceDisc75: "", priceDisc90: "", priceDisc100: "", diagnose50: "", diagnose75: "",
+                                          diagnose100: "", info50: "", info75: "", info100: "", atc: "", actSubst: "",
+                                          diagExpl: [.init(name: "rv", text: "t")], infoUrl: "", imageUrl: "")
+        let text = String(decoding: ItemDetails(item_details: [details]).json, as: UTF8.self)
+        let keys = try NSRegularExpression(pattern: #""([A-Za-z_0-9]+)":"#).matches(in: text, range: NSRange(text.startIndex..., in: text))
+            .map { String(text[Range($0.range(at: 1), in: text)!]) }
+        #expect(keys == ["item_details", "itemId", "itemName", "producerName", "pharmacyName", "price", "priceLimit", "priceDisc50", "priceDisc75",
+                         "priceDisc90", "priceDisc100", "diagnose50", "diagnose75", "diagnose100", "info50", "info75", "info100", "atc",
+                         "actSubst", "diagExpl", "name", "text", "infoUrl", "imageUrl"])
+    }
+}

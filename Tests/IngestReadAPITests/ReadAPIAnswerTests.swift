@@ -1,0 +1,83 @@
+import Foundation
+import IngestReadAPI
+import IngestSnapshot
+import IngestTestSupport
+import Testing
+
+/// The queries answered from the sample feeds' snapshot, against
+/// READ_API.md's own example and the snapshot's rows.
+@Suite struct ReadAPIAnswerTests {
+    /// READ_API.md's item-details example, as the document prints it.
+    static let itemDetailsExample = #"""
+        {"item_details": [{
+          "itemId": "MM0007145", "itemName": "DOXY-M-RATIOPHARM TBL 100MG N10",
+          "producerName": "RATIOPHARM GmbH", "pharmacyName": "SELMA APTEEK",
+          "price": "2.37€", "priceLimit": "1.89€",
+          "priceDisc50": "2.37€", "priceDisc75": "", "priceDisc90": "",
+          "priceDisc100": "1.75€",
+          "diagnose50": "", "diagnose75": "", "diagnose100": "(A50-A53)*",
+          "info50": "", "info75": "", "info100": "*rv dermatoveneroloogil",
+          "atc": "J01AA02", "actSubst": "Doxycyclinum",
+          "diagExpl": [{"name": "rv", "text": "ravimi väljakirjutamise õigus"}],
+          "infoUrl": "https://register.example/leaflet/1144976.pdf",
+          "imageUrl": ""
+        }]}
+        """#
+
+    @Test func itemDetailsReproduceTheDocumentsExample() throws {
+        let answer = try SampleSnapshot.answer(["q": "id", "aptcode": "MM0007145", "client_id": "31937"]) as? NSDictionary
+        let example = try JSONSerialization.jsonObject(with: Data(Self.itemDetailsExample.utf8)) as? NSDictionary
+        #expect(answer != nil && answer == example, "\(String(describing: answer))")
+    }
+
+    @Test func anUnknownItemOrPharmacyHasNoDetails() throws {
+        for parameters in [["aptcode": "NOPE", "client_id": "31937"], ["aptcode": "MM0007145", "client_id": "99999"]] {
+            let answer = try SampleSnapshot.answer(parameters.merging(["q": "id"]) { $1 }) as? NSDictionary
+            #expect(answer == ["item_details": []] as NSDictionary)
+        }
+    }
+
+    @Test func searchFindsWordPrefixesByNameAndAnswersAnyText() throws {
+        let found = try #require(try SampleSnapshot.answer(["q": "i", "search": "ibu"]) as? [String: [[String: String]]])
+        #expect(found["items"]?.map { $0["n"] ?? "" } == ["IBUMETIN TBL 400MG N10", "IBUMETIN TBL 400MG N30", "IBUPROFEN 200MG TBL N20; forte"])
+        #expect(found["items"]?.first == ["a": "MM0034978", "n": "IBUMETIN TBL 400MG N10", "p": "NYCOMED"])
+        let shampoo = try #require(try SampleSnapshot.answer(["q": "i", "search": "ŠAMPOON õr"]) as? [String: [[String: String]]])
+        #expect(shampoo["items"]?.map { $0["a"] ?? "" } == ["MM0200001"])
+        // Whatever is typed is answered: FTS5 operators, quotes, brackets, column filters, control characters.
+        var random = SystemRandomNumberGenerator()
+        let alphabet = Array("ab ÕŠ\"'*^:-+()[]{}NEARORAND\\\u{0}\t\n…🙂0-9")
+        let texts = ["\"", "\"\"\"", "doxy-m*", "name:ibu", "NEAR(ibu doxy)", "ibu OR", "AND", "(", "*", "^ibu", "{name}: x", "ibu\u{0}",
+                     String(repeating: "a ", count: 5000)]
+            + (0..<300).map { _ in String((0..<Int.random(in: 1...24, using: &random)).map { _ in alphabet.randomElement(using: &random)! }) }
+        for text in texts {
+            let answer = try SampleSnapshot.answer(["q": "i", "search": text]) as? [String: [Any]]
+            #expect(answer?["items"] != nil, "\(text)")
+        }
+    }
+
+    @Test func pharmaciesAreGroupedByRegionOrNearest() throws {
+        let list = try #require(try SampleSnapshot.answer(["q": "p"]) as? [String: [[String: Any]]])
+        let regions = try #require(list["regions"])
+        #expect(regions.map { $0["n"] as? String ?? "" } == regions.map { $0["n"] as? String ?? "" }.sorted())
+        let tallinn = try #require(regions.first { $0["n"] as? String == "TALLINN" }?["p"] as? [[String: String]])
+        #expect(tallinn.map { $0["n"] ?? "" } == ["AASA APTEEK", "SELMA APTEEK"])
+        #expect(tallinn[0] == ["i": "5060", "n": "AASA APTEEK", "d": "30.12.2010", "p": "+372-608-6565", "a": "Mustakivi tee 3A, 13912 Tallinn",
+                               "c": "20", "o": "E-R 10-21; L,P 12-20", "l": "59.4380086,24.8713330"])
+        // Near Selma: it comes first, with its distance; no more than ten, one group.
+        let nearest = try #require(try SampleSnapshot.answer(["q": "ip", "aptcode": "MM0007145", "latitude": "59.4137",
+                                                              "longitude": "24.6856", "onlyNearest": "1"]) as? [String: [[String: Any]]])
+        let group = try #require(nearest["item_pharmacies"]?.first)
+        #expect(nearest["item_pharmacies"]?.count == 1 && group["n"] as? String == "Nearest")
+        let offers = try #require(group["p"] as? [[String: String]])
+        #expect(offers.first == ["i": "MM0007145", "pi": "31937", "n": "SELMA APTEEK", "p": "2.37€", "di": "187 m"])
+        #expect(offers.count == 3 && offers.map { $0["pi"] ?? "" } == ["31937", "5060", "5061"])
+    }
+
+    @Test func theATCTreeListsChildrenWithTheirItemCounts() throws {
+        let top = try #require(try SampleSnapshot.answer(["q": "a"]) as? [String: [[String: String]]])
+        #expect(top["atc"]?.map { $0["a"] ?? "" } == ["A", "J", "M", "N"])
+        #expect(top["atc"]?[2] == ["a": "M", "n": "LIHASTE JA LUUSTIKU SÜSTEEM", "c": "3"])
+        let unknown = try SampleSnapshot.answer(["q": "a", "atc": "ZZZ"]) as? NSDictionary
+        #expect(unknown == ["atc": []] as NSDictionary)
+    }
+}

@@ -1,0 +1,39 @@
+import IngestReadAPI
+import Testing
+
+/// What a client can send: each query with its parameters, and every way of
+/// getting one wrong answered as a 400 with its reason.
+@Suite struct ReadQueryTests {
+    @Test func eachQueryIsReadWithItsParameters() throws {
+        let tallinn = GeoPoint(latitude: 59.437, longitude: 24.7536)
+        #expect(try ReadQuery(["q": "p"]) == .pharmacies(near: nil, onlyNearest: false))
+        #expect(try ReadQuery(["q": "p", "latitude": "59.437", "longitude": "24.7536", "onlyNearest": "1"]) == .pharmacies(near: tallinn, onlyNearest: true))
+        #expect(try ReadQuery(["q": "i", "search": "doxy-m*"]) == .itemSearch(text: "doxy-m*"))
+        #expect(try ReadQuery(["q": "i", "search": ""]) == .itemSearch(text: ""))
+        #expect(try ReadQuery(["q": "ip", "aptcode": "MM1", "onlyNearest": "0"]) == .itemPharmacies(aptcode: "MM1", near: nil, onlyNearest: false))
+        #expect(try ReadQuery(["q": "id", "aptcode": "MM1", "client_id": "31937"]) == .itemDetails(aptcode: "MM1", pharmacyID: "31937"))
+        #expect(try ReadQuery(["q": "a"]) == .atc(parent: nil))
+        #expect(try ReadQuery(["q": "a", "atc": "J01"]) == .atc(parent: "J01"))
+        #expect(try ReadQuery(["q": "changes", "since": "20261121T083215Z-001"]) == .changes(since: "20261121T083215Z-001"))
+    }
+
+    @Test(arguments: [
+        ([String: String](), "missing parameter q (p, i, ip, id, a or changes)"),
+        (["q": "x"], "unknown q=x: expected p, i, ip, id, a or changes"),
+        (["q": "i"], "q=i needs the parameter search"),
+        (["q": "ip"], "q=ip needs the parameter aptcode"),
+        (["q": "id", "aptcode": "MM1"], "q=id needs the parameter client_id"),
+        (["q": "changes"], "q=changes needs the parameter since"),
+        (["q": "p", "latitude": "abc", "longitude": "24"], "latitude is not a number of degrees in -90…90: abc"),
+        (["q": "p", "latitude": "1e1", "longitude": "24"], "latitude is not a number of degrees in -90…90: 1e1"),
+        (["q": "p", "latitude": "nan", "longitude": "24"], "latitude is not a number of degrees in -90…90: nan"),
+        (["q": "p", "latitude": "91", "longitude": "24"], "latitude is not a number of degrees in -90…90: 91"),
+        (["q": "ip", "aptcode": "MM1", "latitude": "59", "longitude": "0x1A"], "longitude is not a number of degrees in -180…180: 0x1A"),
+        (["q": "p", "latitude": "59"], "latitude and longitude come together"),
+        (["q": "p", "onlyNearest": "1"], "onlyNearest=1 needs latitude and longitude"),
+        (["q": "p", "onlyNearest": "yes"], "onlyNearest is 0 or 1, not yes"),
+    ])
+    func aWrongRequestSaysWhatIsWrong(parameters: [String: String], reason: String) {
+        #expect(throws: ReadQuery.Invalid(reason: reason)) { try ReadQuery(parameters) }
+    }
+}

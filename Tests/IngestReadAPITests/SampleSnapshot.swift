@@ -1,0 +1,35 @@
+import Foundation
+import IngestReadAPI
+import IngestSnapshot
+import IngestTestSupport
+import Testing
+
+/// The repository's sample feeds (`feeds/`, what `make run` ingests),
+/// imported once into a snapshot of their own and opened for reading.
+final class SampleSnapshot: @unchecked Sendable {
+    static let shared = SampleSnapshot()
+
+    let temporary = TemporaryDirectory()
+    let directory: SnapshotDirectory
+    let open: Result<OpenSnapshot, any Error>
+
+    private init() {
+        let directory = SnapshotDirectory(path: "\(temporary.path)/snapshots")
+        self.directory = directory
+        open = Result {
+            let run = try CommandRunner.ingest(["--feeds", RepositoryFiles.feedsDirectory, "--mappings", RepositoryFiles.mappingsDirectory,
+                                                "--snapshots", directory.path])
+            guard run.status == 0, let version = directory.currentVersion() else {
+                throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "the sample import failed: \(run.stderr)"])
+            }
+            return try OpenSnapshot(path: directory.snapshotPath(version), version: version)
+        }
+    }
+
+    static func snapshot() throws -> OpenSnapshot { try shared.open.get() }
+
+    /// The JSON answer to `parameters`, parsed.
+    static func answer(_ parameters: [String: String]) throws -> Any {
+        try JSONSerialization.jsonObject(with: try ReadAPI.answer(try ReadQuery(parameters), from: try snapshot()))
+    }
+}

@@ -1,0 +1,207 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import IngestSnapshot
+import IngestTestSupport
+import Testing
+
+/// `ingest-serve` as a client meets it: generate, import, serve, ask the
+/// five queries over HTTP and hold each answer to SQL on the snapshot;
+/// publish a new version while requests run and see none fail and the new
+/// data served afterwards; fetch the night's changeset.
+@Suite(.serialized) struct ServeEndToEndTests {
+    /// A running `ingest-serve` on a free port, stopped when released.
+    final class Server {
+        let process = Process()
+        let base: String
+
+        init(snapshots: String) throws {
+            process.executableURL = URL(fileURLWithPath: RepositoryFiles.serveBinary)
+            process.arguments = ["--snapshots", snapshots, "--port", "0", "--reload-interval", "0.05"]
+            let output = Pipe()
+            process.standardOutput = output
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            // The first line is "listening on http://127.0.0.1:PORT".
+            var line = Data()
+            while !line.contains(0x0A) {
+                let chunk = output.fileHandleForReading.availableData
+                if chunk.isEmpty { break }
+                line.append(chunk)
+            }
+            let text = String(decoding: line, as: UTF8.self)
+            guard let start = text.range(of: "http://") else { throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: text]) }
+            base = String(text[start.lowerBound...].prefix { !$0.isWhitespace })
+        }
+
+        deinit {
+            process.terminate()
+            process.waitUntilExit()
+        }
+    }
+
+    struct Answer {
+        var status: Int
+        var version: String?
+        var body: Data
+        var json: Any? { try? JSONSerialization.jsonObject(with: body) }
+    }
+
+    static func get(_ url: String) async throws -> Answer {
+        let (body, response) = try await URLSession.shared.data(from: URL(string: url)!)
+        let http = response as? HTTPURLResponse
+        return Answer(status: http?.statusCode ?? 0, version: http?.value(forHTTPHeaderField: "X-Snapshot-Version"), body: body)
+    }
+
+    static func generate(_ temporary: TemporaryDirectory, _ name: String, _ extra: [String] = []) throws {
+        let generated = try CommandRunner.ingest(["generate", "--out", "\(temporary.path)/\(name)", "--pharmacies", "12", "--items", "150",
+                                                  "--seed", "21"] + extra)
+        #expect(generated.status == 0, "\(generated.stderr)")
+    }
+
+    static func importNight(_ temporary: TemporaryDirectory, _ name: String, day: String) throws {
+        let run = try CommandRunner.ingest(["--feeds", "\(temporary.path)/\(name)/feeds", "--mappings", "\(temporary.path)/\(name)/mappings",
+                                            "--snapshots", "\(temporary.path)/s", "--as-of", day])
+        #expect(run.status == 0, "\(run.stderr)")
+    }
+
+    @Test func theFiveQueriesOverHTTPMatchTheSnapshotAndANewVersionIsServedWithoutAFailure() async throws {
+        let temporary = TemporaryDirectory()
+        try Self.generate(temporary, "n1")
+        try Self.generate(temporary, "n2", ["--days-later", "1", "--price-change-rate", "0.3"])
+        try Self.importNight(temporary, "n1", day: "2025-11-21")
+        let directory = SnapshotDirectory(path: "\(temporary.path)/s")
+        let first = try #require(directory.currentVersion())
+        let server = try Server(snapshots: directory.path)
+        let query = try SnapshotQuery(directory.snapshotPath(first))
+
+        // q=p: every pharmacy once, with the snapshot's fields.
+        let list = try await Self.get("\(server.base)/?q=p")
+        #expect(list.status == 200 && list.version == first)
+        let regions = try #require((list.json as? [String: [[String: Any]]])?["regions"])
+        let listed = regions.flatMap { region in (region["p"] as? [[String: String]] ?? []).map { (region["n"] as? String ?? "", $0) } }
+        #expect(listed.count == query.int("SELECT count(*) FROM pharmacies"))
+        for (region, pharmacy) in listed {
+            let row = query.rows("SELECT name, region, phone, address, chain_id, open_hours FROM pharmacies WHERE id = '\(pharmacy["i"] ?? "")'").first
+            #expect(row == [pharmacy["n"], region, pharmacy["p"], pharmacy["a"], pharmacy["c"], pharmacy["o"]])
+        }
+
+        // q=ip and q=id for the most widely sold item: every offer, its price in euros.
+        let item = try #require(query.value("SELECT aptcode FROM offers GROUP BY aptcode ORDER BY count(*) DESC, aptcode LIMIT 1"))
+        let sold = try await Self.get("\(server.base)/?q=ip&aptcode=\(item)&latitude=59.437&longitude=24.7536")
+        let groups = try #require((sold.json as? [String: [[String: Any]]])?["item_pharmacies"])
+        let offers = groups.flatMap { $0["p"] as? [[String: String]] ?? [] }
+        let expected = query.rows("SELECT pharmacy_id, price_cents FROM offers WHERE aptcode = '\(item)' ORDER BY pharmacy_id")
+        #expect(offers.map { [$0["pi"], $0["p"]] }.sorted { ($0[0] ?? "") < ($1[0] ?? "") }
+            == expected.map { [$0[0], Self.euros($0[1])] })
+        #expect(offers.allSatisfy { $0["i"] == item && $0["di"]?.hasSuffix("m") == true })
+        let pharmacy = try #require(expected.first?[0])
+        let details = try await Self.get("\(server.base)/?q=id&aptcode=\(item)&client_id=\(pharmacy ?? "")")
+        let detail = try #require(((details.json as? [String: [[String: Any]]])?["item_details"])?.first)
+        let offerRow = try #require(query.rows("""
+            SELECT i.name, i.producer, i.atc, p.name, o.price_cents, o.limit_price_cents, o.price_50_cents, o.price_75_cents, o.price_90_cents, o.price_100_cents
+            FROM offers o JOIN items i USING (aptcode) JOIN pharmacies p ON p.id = o.pharmacy_id WHERE o.aptcode = '\(item)' AND o.pharmacy_id = '\(pharmacy ?? "")'
+            """).first)
+        let fields = ["itemName", "producerName", "atc", "pharmacyName", "price", "priceLimit", "priceDisc50", "priceDisc75", "priceDisc90", "priceDisc100"]
+        #expect(fields.map { detail[$0] as? String } == offerRow.enumerated().map { $0.offset < 4 ? ($0.element ?? "") : Self.euros($0.element) })
+
+        // q=i: a name's first letters find exactly the items with a word so beginning, by name.
+        let name = try #require(query.value("SELECT name FROM items ORDER BY aptcode LIMIT 1"))
+        let prefix = String(name.prefix(3))
+        let searched = try await Self.get("\(server.base)/?q=i&search=\(prefix.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)")
+        let items = try #require((searched.json as? [String: [[String: String]]])?["items"])
+        let names = query.rows("SELECT aptcode, name FROM items").filter { row in
+            (row[1] ?? "").split(whereSeparator: { !$0.isLetter && !$0.isNumber }).contains { $0.lowercased().hasPrefix(prefix.lowercased()) }
+        }
+        #expect(!items.isEmpty && Set(items.map { $0["a"] ?? "" }) == Set(names.prefix(50).map { $0[0] ?? "" }))
+        #expect(items.map { $0["n"] ?? "" } == items.map { $0["n"] ?? "" }.sorted())
+
+        // q=a: the top level, each count as the table has it.
+        let tree = try await Self.get("\(server.base)/?q=a")
+        let top = try #require((tree.json as? [String: [[String: String]]])?["atc"])
+        #expect(top.map { [$0["a"], $0["n"], $0["c"]] } == query.rows("SELECT code, name, item_count FROM atc WHERE parent IS NULL ORDER BY code"))
+
+        // Errors are 400 with a reason.
+        let bad = try await Self.get("\(server.base)/?q=ip")
+        #expect(bad.status == 400 && (bad.json as? [String: String])?["error"] == "q=ip needs the parameter aptcode")
+
+        // Night 2 is published while four clients keep asking.
+        let base = server.base
+        let load = Task {
+            try await withThrowingTaskGroup(of: (ok: Int, failed: Int, versions: Set<String>).self) { group in
+                for client in 0..<4 {
+                    group.addTask {
+                        var tally = (ok: 0, failed: 0, versions: Set<String>())
+                        let paths = ["?q=p", "?q=ip&aptcode=\(item)", "?q=id&aptcode=\(item)&client_id=\(pharmacy ?? "")", "?q=a", "?q=i&search=\(client)"]
+                        while !Task.isCancelled {
+                            let answer: Answer
+                            do {
+                                answer = try await Self.get("\(base)/\(paths[tally.ok % paths.count])")
+                            } catch {
+                                if Task.isCancelled { break } // the request cancelled at the end is no failure
+                                tally.failed += 1
+                                continue
+                            }
+                            if answer.status == 200, answer.json != nil, let version = answer.version {
+                                tally.ok += 1
+                                tally.versions.insert(version)
+                            } else {
+                                tally.failed += 1
+                            }
+                        }
+                        return tally
+                    }
+                }
+                var total = (ok: 0, failed: 0, versions: Set<String>())
+                for try await tally in group {
+                    total.ok += tally.ok
+                    total.failed += tally.failed
+                    total.versions.formUnion(tally.versions)
+                }
+                return total
+            }
+        }
+        try await Task.sleep(for: .milliseconds(300))
+        try Self.importNight(temporary, "n2", day: "2025-11-22")
+        let second = try #require(directory.currentVersion())
+        #expect(second != first)
+        var served: String?
+        for _ in 0..<100 where served != second {
+            served = try await Self.get("\(base)/?q=a").version
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        try await Task.sleep(for: .milliseconds(200))
+        load.cancel()
+        let total = try await load.value
+        #expect(total.failed == 0 && total.ok > 50, "\(total)")
+        #expect(total.versions == [first, second], "\(total.versions)")
+
+        // Afterwards: night 2's prices.
+        let newQuery = try SnapshotQuery(directory.snapshotPath(second))
+        let after = try await Self.get("\(base)/?q=ip&aptcode=\(item)")
+        #expect(after.version == second)
+        let newOffers = ((after.json as? [String: [[String: Any]]])?["item_pharmacies"] ?? []).flatMap { $0["p"] as? [[String: String]] ?? [] }
+        #expect(newOffers.map { [$0["pi"], $0["p"]] }.sorted { ($0[0] ?? "") < ($1[0] ?? "") }
+            == newQuery.rows("SELECT pharmacy_id, price_cents FROM offers WHERE aptcode = '\(item)' ORDER BY pharmacy_id").map { [$0[0], Self.euros($0[1])] })
+
+        // The changeset from night 1 turns a copy of it into night 2; night 2 is current already; a bogus version is gone.
+        let changes = try await Self.get("\(base)/?q=changes&since=\(first)")
+        #expect(changes.status == 200 && changes.version == second && !changes.body.isEmpty)
+        let copy = "\(temporary.path)/client.sqlite"
+        try FileManager.default.copyItem(atPath: directory.snapshotPath(first), toPath: copy)
+        try SnapshotChangeset.apply(changes.body, to: copy)
+        #expect(try SnapshotQuery(copy).rows("SELECT * FROM offers ORDER BY pharmacy_id, aptcode")
+            == newQuery.rows("SELECT * FROM offers ORDER BY pharmacy_id, aptcode"))
+        #expect(try await Self.get("\(base)/?q=changes&since=\(second)").status == 204)
+        let gone = try await Self.get("\(base)/?q=changes&since=20000101T000000Z-001")
+        #expect(gone.status == 410 && ((gone.json as? [String: String])?["error"] ?? "").hasSuffix("download the whole snapshot"))
+        withExtendedLifetime(server) {}
+    }
+
+    /// `"237"` (cents, as SQLite's text) → `"2.37€"`; NULL → `""`.
+    static func euros(_ cents: String?) -> String? {
+        guard let cents, let value = Int(cents) else { return "" }
+        return String(format: "%d.%02d€", value / 100, value % 100)
+    }
+}

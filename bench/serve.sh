@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# `make bench-serve`: ingest-serve under wrk (Debian's) on the national
+# snapshot (500 pharmacies × 10,000 items, `make bench`'s workload): for
+# each of READ_API.md's five queries, requests per second and latency
+# percentiles at 16 connections over 2 threads, DURATION seconds each, then
+# the snapshot's own read queries (bench/read_queries.py). Target: p99 under
+# 10 ms for every query. The server runs on this machine's other core's
+# share: wrk and the server share the 2 cores, so figures are conservative.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+INGEST=.build/release/ingest
+SERVE=.build/release/ingest-serve
+SEED=${SEED:-1}
+DURATION=${DURATION:-10}
+WORK=var/bench
+mkdir -p "$WORK"
+. bench/workload.sh
+
+W500=$(workload 500)
+SNAPSHOTS="$WORK/serve-snapshots"
+if [ ! -L "$SNAPSHOTS/current" ]; then
+  rm -rf "$SNAPSHOTS"
+  "$INGEST" --feeds "$W500/feeds" --mappings "$W500/mappings" --snapshots "$SNAPSHOTS" >/dev/null
+fi
+CURRENT="$SNAPSHOTS/current"
+
+# Arguments from the snapshot itself: the item sold most widely and a
+# pharmacy selling it, a three-letter start of an item name, an ATC group.
+ITEM=$(sqlite3 -readonly "$CURRENT" "SELECT aptcode FROM offers GROUP BY aptcode ORDER BY count(*) DESC, aptcode LIMIT 1")
+PHARMACY=$(sqlite3 -readonly "$CURRENT" "SELECT pharmacy_id FROM offers WHERE aptcode = '$ITEM' ORDER BY pharmacy_id LIMIT 1")
+WORD=$(sqlite3 -readonly "$CURRENT" "SELECT lower(substr(name, 1, 3)) FROM items ORDER BY aptcode LIMIT 1")
+ATC=$(sqlite3 -readonly "$CURRENT" "SELECT code FROM atc WHERE level = 2 ORDER BY item_count DESC LIMIT 1")
+WORD_URL=$(python3 -c "import sys, urllib.parse; print(urllib.parse.quote(sys.argv[1]))" "$WORD")
+
+PORT_FILE="$WORK/serve-port.txt"
+"$SERVE" --snapshots "$SNAPSHOTS" --port 0 > "$PORT_FILE" 2> "$WORK/serve-err.txt" &
+SERVER=$!
+trap 'kill $SERVER 2>/dev/null; wait $SERVER 2>/dev/null || true' EXIT
+for _ in $(seq 100); do grep -q listening "$PORT_FILE" && break; sleep 0.1; done
+BASE=$(grep -o 'http://[^ ]*' "$PORT_FILE")
+
+echo "## ingest-serve under wrk: $(nproc) cores, 16 connections, 2 threads, ${DURATION} s per query"
+echo "snapshot: $(readlink "$CURRENT") ($(du -h "$CURRENT" | cut -f1 | head -1)); item $ITEM ($(sqlite3 -readonly "$CURRENT" "SELECT count(*) FROM offers WHERE aptcode = '$ITEM'") offers), pharmacy $PHARMACY, search '$WORD', ATC $ATC"
+echo
+echo "| query | requests/s | p50 | p90 | p99 | max | errors |"
+echo "|---|---|---|---|---|---|---|"
+for query in "q=p&latitude=59.437&longitude=24.7536" "q=i&search=$WORD_URL" "q=ip&aptcode=$ITEM&latitude=59.437&longitude=24.7536" \
+             "q=id&aptcode=$ITEM&client_id=$PHARMACY" "q=a&atc=$ATC"; do
+  status=$(curl -s -o /dev/null -w '%{http_code}' "$BASE/?$query")
+  [ "$status" = 200 ] || { echo "bench-serve: $query answered $status" >&2; exit 1; }
+  wrk -t2 -c16 -d"${DURATION}s" --latency "$BASE/?$query" > "$WORK/wrk.txt"
+  awk -v q="$query" '
+    /Requests\/sec/ { rps = $2 }
+    /^ +50%/ { p50 = $2 } /^ +90%/ { p90 = $2 } /^ +99%/ { p99 = $2 }
+    /Latency/ && !max { max = $4 }
+    /Non-2xx|Socket errors/ { errors = errors $0 }
+    END { printf "| `%s` | %.0f | %s | %s | %s | %s | %s |\n", q, rps, p50, p90, p99, max, errors == "" ? "0" : errors }' "$WORK/wrk.txt"
+done
