@@ -122,6 +122,13 @@ import Testing
         let top = try #require((tree.json as? [String: [[String: String]]])?["atc"])
         #expect(top.map { [$0["a"], $0["n"], $0["c"]] } == query.rows("SELECT code, name, item_count FROM atc WHERE parent IS NULL ORDER BY code"))
 
+        // The OpenAPI document is served and lists every query.
+        let openAPI = try await Self.get("\(server.base)/openapi.json")
+        let document = try #require(openAPI.json as? [String: Any])
+        let root = (((document["paths"] as? [String: Any])?["/"] as? [String: Any])?["get"] as? [String: Any])
+        let q = (root?["parameters"] as? [[String: Any]])?.first { $0["name"] as? String == "q" }
+        #expect(document["openapi"] as? String == "3.1.0" && (q?["schema"] as? [String: Any])?["enum"] as? [String] == ["p", "i", "ip", "id", "a", "changes"])
+
         // Errors are 400 with a reason.
         let bad = try await Self.get("\(server.base)/?q=ip")
         #expect(bad.status == 400 && (bad.json as? [String: String])?["error"] == "q=ip needs the parameter aptcode")
