@@ -5,7 +5,8 @@ import IngestSnapshot
 /// link when a new version is published. The new file is opened and read
 /// before it replaces the old one, so a request is always answered from a
 /// complete snapshot, old or new; a new file that cannot be opened leaves
-/// the old one serving (and is tried again at the next refresh).
+/// the old one serving. It is not tried again: a published file never
+/// changes, so the next version to open is the next one published.
 public final class CurrentSnapshot: @unchecked Sendable {
     public let directory: SnapshotDirectory
     // Guarded by `lock`.

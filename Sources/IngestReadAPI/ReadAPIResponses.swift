@@ -29,10 +29,14 @@ extension PharmacyList: JSONWritable {
                         writer.array { writer in
                             for pharmacy in region.p {
                                 writer.object { writer in
-                                    for (key, value) in [("i", pharmacy.i), ("n", pharmacy.n), ("d", pharmacy.d), ("p", pharmacy.p), ("a", pharmacy.a),
-                                                         ("c", pharmacy.c), ("o", pharmacy.o), ("l", pharmacy.l)] {
-                                        writer.field(key, value)
-                                    }
+                                    writer.field("i", pharmacy.i)
+                                    writer.field("n", pharmacy.n)
+                                    writer.field("d", pharmacy.d)
+                                    writer.field("p", pharmacy.p)
+                                    writer.field("a", pharmacy.a)
+                                    writer.field("c", pharmacy.c)
+                                    writer.field("o", pharmacy.o)
+                                    writer.field("l", pharmacy.l)
                                     if let di = pharmacy.di { writer.field("di", di) }
                                 }
                             }
