@@ -40,7 +40,7 @@ for _ in $(seq 100); do grep -q listening "$PORT_FILE" && break; sleep 0.1; done
 BASE=$(grep -o 'http://[^ ]*' "$PORT_FILE")
 
 echo "## ingest-serve under wrk: $(nproc) cores, 16 connections, 2 threads, ${DURATION} s per query"
-echo "snapshot: $(readlink "$CURRENT") ($(du -h "$CURRENT" | cut -f1 | head -1)); item $ITEM ($(sqlite3 -readonly "$CURRENT" "SELECT count(*) FROM offers WHERE aptcode = '$ITEM'") offers), pharmacy $PHARMACY, search '$WORD', ATC $ATC"
+echo "snapshot: $(readlink "$CURRENT") ($(du -hL "$CURRENT" | cut -f1 | head -1)); item $ITEM ($(sqlite3 -readonly "$CURRENT" "SELECT count(*) FROM offers WHERE aptcode = '$ITEM'") offers), pharmacy $PHARMACY, search '$WORD', ATC $ATC"
 echo
 echo "| query | requests/s | p50 | p90 | p99 | max | errors |"
 echo "|---|---|---|---|---|---|---|"

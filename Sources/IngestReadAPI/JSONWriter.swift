@@ -27,6 +27,30 @@ struct JSONWriter {
         needsComma = false
     }
 
+    /// Fields rendered earlier (`field` after `field` with no object
+    /// around them), placed as they are in the current object.
+    mutating func fields(_ rendered: UnsafeBufferPointer<UInt8>) {
+        separate()
+        bytes.append(contentsOf: rendered)
+        needsComma = true
+    }
+
+    /// Ends a run of fields written without an object around them, so the
+    /// next run starts without a comma.
+    mutating func endFields() { needsComma = false }
+
+    /// A field whose value `render` appends as bytes that need no escaping
+    /// (a price, a distance), with no `String` made for it.
+    mutating func field(_ key: StaticString, unescaped render: (inout [UInt8]) -> Void) {
+        separate()
+        bytes.append(0x22)
+        bytes.append(contentsOf: UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount)) // a literal key: nothing to escape
+        bytes.append(contentsOf: [0x22, 0x3A, 0x22])
+        render(&bytes)
+        bytes.append(0x22)
+        needsComma = true
+    }
+
     mutating func string(_ value: String) {
         separate()
         quoted(value)

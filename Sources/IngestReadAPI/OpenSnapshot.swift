@@ -19,8 +19,7 @@ public final class OpenSnapshot: @unchecked Sendable {
 
     public let version: String
     public let path: String
-    let pharmacies: [PharmacyEntry]
-    let pharmacyByID: [String: PharmacyEntry]
+    let pharmacies: PharmacyDirectory
     let legend: [(code: String, text: String)]
 
     // Guarded by `lock`: the idle connections. Immutable state above needs no lock.
@@ -39,8 +38,7 @@ public final class OpenSnapshot: @unchecked Sendable {
         }
         self.path = path
         self.version = version
-        pharmacies = try reader.pharmacies()
-        pharmacyByID = Dictionary(pharmacies.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        pharmacies = PharmacyDirectory(try reader.pharmacies())
         legend = try reader.legend()
         idle = [reader]
     }

@@ -36,77 +36,75 @@ public enum ReadAPI {
 
     // MARK: - The queries
 
-    /// One entry to place: a pharmacy (with what the row shows of it) and its distance from the client.
-    private struct Placed<Row> {
-        var pharmacy: PharmacyEntry
-        var metres: Double?
-        var row: Row
+    /// One row to place: its pharmacy's sort key and where the row is.
+    /// Plain numbers, so the sort moves a few words per row.
+    private struct Placement {
+        /// Metres from the client; infinity when unknown, so those come last.
+        var metres: Double
+        var nameRank: Int
+        var regionRank: Int
+        var row: Int
+
+        static func before(_ left: Placement, _ right: Placement) -> Bool {
+            left.metres != right.metres ? left.metres < right.metres : left.nameRank < right.nameRank
+        }
     }
 
     /// Regions in name order, pharmacies by distance when a position is
     /// given, else by name; or, for `onlyNearest`, the nearest few in one
     /// group. A pharmacy without coordinates is never among the nearest
-    /// and comes after those with a distance.
-    private static func grouped<Row>(_ entries: [Placed<Row>], onlyNearest: Bool) -> [(name: String, rows: [Row])] {
-        let ordered = entries.sorted { left, right in
-            switch (left.metres, right.metres) {
-            case let (l?, r?) where l != r: return l < r
-            case (_?, nil): return true
-            case (nil, _?): return false
-            default: return (left.pharmacy.name, left.pharmacy.id) < (right.pharmacy.name, right.pharmacy.id)
-            }
-        }
+    /// and comes after those with a distance. Gives indices into `rows`.
+    private static func grouped(_ rows: [(pharmacy: PharmacyDirectory.Index, metres: Double?)], in directory: PharmacyDirectory,
+                                onlyNearest: Bool) -> [(name: String, rows: [Int])] {
+        let ordered = rows.indices.map { index in
+            Placement(metres: rows[index].metres ?? .infinity, nameRank: directory.nameRanks[rows[index].pharmacy],
+                      regionRank: directory.regionRanks[rows[index].pharmacy], row: index)
+        }.sorted(by: Placement.before)
         if onlyNearest {
-            let nearest = ordered.filter { $0.metres != nil }.prefix(nearestLimit).map(\.row)
+            let nearest = ordered.prefix { $0.metres.isFinite }.prefix(nearestLimit).map(\.row)
             return nearest.isEmpty ? [] : [(nearestGroup, Array(nearest))]
         }
-        var regions: [String: [Row]] = [:]
-        for entry in ordered { regions[entry.pharmacy.region, default: []].append(entry.row) }
-        return regions.keys.sorted().map { ($0, regions[$0]!) }
+        var members = [[Int]](repeating: [], count: directory.regions.count)
+        for placement in ordered { members[placement.regionRank].append(placement.row) }
+        return zip(directory.regions, members).filter { !$0.1.isEmpty }.map { ($0, $1) }
     }
 
-    private static func distance(_ pharmacy: PharmacyEntry, from near: GeoPoint?) -> Double? {
-        guard let near, let position = pharmacy.position else { return nil }
+    private static func distance(_ pharmacy: PharmacyDirectory.Index, in directory: PharmacyDirectory, from near: GeoPoint?) -> Double? {
+        guard let near, let position = directory.positions[pharmacy] else { return nil }
         return near.metres(to: position)
     }
 
-    private static func shown(_ metres: Double?, near: GeoPoint?) -> String? {
-        guard near != nil else { return nil }
-        return metres.map { ReadAPIFormat.distance(metres: $0) } ?? ""
-    }
-
     static func pharmacyList(_ snapshot: OpenSnapshot, near: GeoPoint?, onlyNearest: Bool) -> PharmacyList {
-        let placed = snapshot.pharmacies.map { pharmacy in
-            let metres = distance(pharmacy, from: near)
-            return Placed(pharmacy: pharmacy, metres: metres, row: PharmacyList.Pharmacy(
-                i: pharmacy.id, n: pharmacy.name, d: pharmacy.day, p: pharmacy.phone, a: pharmacy.address,
-                c: pharmacy.chainID, o: pharmacy.openHours, l: pharmacy.shownPosition, di: shown(metres, near: near)))
-        }
-        return PharmacyList(regions: grouped(placed, onlyNearest: onlyNearest).map { .init(n: $0.name, p: $0.rows) })
+        let directory = snapshot.pharmacies
+        let rows = (0..<directory.count).map { (pharmacy: $0, metres: distance($0, in: directory, from: near)) }
+        return PharmacyList(directory: directory, showsDistance: near != nil, regions: grouped(rows, in: directory, onlyNearest: onlyNearest).map { group in
+            .init(n: group.name, p: group.rows.map { rows[$0] })
+        })
     }
 
     static func itemPharmacies(_ snapshot: OpenSnapshot, aptcode: String, near: GeoPoint?, onlyNearest: Bool) throws -> ItemPharmacies {
-        let offers = try snapshot.withReader { try $0.offers(of: aptcode) }
-        let placed = offers.compactMap { offer -> Placed<ItemPharmacies.Offer>? in
-            guard let pharmacy = snapshot.pharmacyByID[offer.pharmacyID] else { return nil }
-            let metres = distance(pharmacy, from: near)
-            return Placed(pharmacy: pharmacy, metres: metres, row: ItemPharmacies.Offer(
-                i: aptcode, pi: pharmacy.id, n: pharmacy.name, p: ReadAPIFormat.price(offer.priceCents), di: shown(metres, near: near)))
+        let directory = snapshot.pharmacies
+        let offers = try snapshot.withReader { try $0.offers(of: aptcode) }.compactMap { offer -> ItemPharmacies.Offer? in
+            guard let pharmacy = directory.indexByID[offer.pharmacyID] else { return nil }
+            return .init(pharmacy: pharmacy, metres: distance(pharmacy, in: directory, from: near), priceCents: offer.priceCents)
         }
-        return ItemPharmacies(item_pharmacies: grouped(placed, onlyNearest: onlyNearest).map { .init(n: $0.name, p: $0.rows) })
+        let groups = grouped(offers.map { ($0.pharmacy, $0.metres) }, in: directory, onlyNearest: onlyNearest)
+        return ItemPharmacies(aptcode: aptcode, directory: directory, showsDistance: near != nil,
+                              item_pharmacies: groups.map { group in .init(n: group.name, p: group.rows.map { offers[$0] }) })
     }
 
     /// nil for an unknown item or pharmacy. A known pharmacy that does not
     /// stock the item gets the item's details with empty prices.
     static func itemDetails(_ snapshot: OpenSnapshot, aptcode: String, pharmacyID: String) throws -> ItemDetails.Details? {
-        guard let pharmacy = snapshot.pharmacyByID[pharmacyID] else { return nil }
+        guard let pharmacy = snapshot.pharmacies.indexByID[pharmacyID] else { return nil }
+        let pharmacyName = snapshot.pharmacies.names[pharmacy]
         return try snapshot.withReader { reader -> ItemDetails.Details? in
             guard let item = try reader.item(aptcode) else { return nil }
             let offer = try reader.offer(pharmacyID: pharmacyID, aptcode: aptcode)
             let tiers = try item.packageCode.map { try reader.tiers(packageCode: $0) } ?? [:]
             let infos = [50, 75, 100].map { tiers[Int64($0)]?.info ?? "" }
             return ItemDetails.Details(
-                itemId: aptcode, itemName: item.name, producerName: item.producer, pharmacyName: pharmacy.name,
+                itemId: aptcode, itemName: item.name, producerName: item.producer, pharmacyName: pharmacyName,
                 price: ReadAPIFormat.price(offer?.priceCents), priceLimit: ReadAPIFormat.price(offer?.limitCents),
                 priceDisc50: ReadAPIFormat.price(offer?.tier50), priceDisc75: ReadAPIFormat.price(offer?.tier75),
                 priceDisc90: ReadAPIFormat.price(offer?.tier90), priceDisc100: ReadAPIFormat.price(offer?.tier100),

@@ -6,18 +6,47 @@ enum ReadAPIFormat {
     /// `237` → `"2.37€"`; nil → `""`. Integer arithmetic: cents are exact.
     static func price(_ cents: Int64?) -> String {
         guard let cents else { return "" }
-        let sign = cents < 0 ? "-" : ""
+        return text { appendPrice(cents, to: &$0) }
+    }
+
+    /// `price` written into `bytes`: the 500 prices of `?q=ip` make no strings.
+    static func appendPrice(_ cents: Int64, to bytes: inout [UInt8]) {
+        if cents < 0 { bytes.append(UInt8(ascii: "-")) }
         let magnitude = cents.magnitude
-        let fraction = magnitude % 100
-        return "\(sign)\(magnitude / 100).\(fraction < 10 ? "0" : "")\(fraction)€"
+        appendDecimal(magnitude / 100, to: &bytes)
+        bytes.append(UInt8(ascii: "."))
+        bytes.append(UInt8(ascii: "0") + UInt8(magnitude % 100 / 10))
+        bytes.append(UInt8(ascii: "0") + UInt8(magnitude % 10))
+        bytes.append(contentsOf: "€".utf8)
     }
 
     /// `"368 m"` under one kilometre, whole kilometres from there (`"163 km"`);
     /// a distance that rounds to 1000 m is `"1 km"`.
     static func distance(metres: Double) -> String {
+        text { appendDistance(metres: metres, to: &$0) }
+    }
+
+    /// `distance` written into `bytes`.
+    static func appendDistance(metres: Double, to bytes: inout [UInt8]) {
         let rounded = metres.rounded()
-        if rounded < 1000 { return "\(Int(rounded)) m" }
-        return "\(Int((metres / 1000).rounded())) km"
+        if rounded < 1000 {
+            appendDecimal(UInt64(rounded), to: &bytes)
+            bytes.append(contentsOf: " m".utf8)
+        } else {
+            appendDecimal(UInt64((metres / 1000).rounded()), to: &bytes)
+            bytes.append(contentsOf: " km".utf8)
+        }
+    }
+
+    private static func appendDecimal(_ value: UInt64, to bytes: inout [UInt8]) {
+        if value >= 10 { appendDecimal(value / 10, to: &bytes) }
+        bytes.append(UInt8(ascii: "0") + UInt8(value % 10))
+    }
+
+    private static func text(_ render: (inout [UInt8]) -> Void) -> String {
+        var bytes: [UInt8] = []
+        render(&bytes)
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// The date of an ISO 8601 time as `dd.MM.yyyy`, in the time's own offset

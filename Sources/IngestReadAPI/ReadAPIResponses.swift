@@ -9,11 +9,12 @@ struct PharmacyList {
         var p: [Pharmacy]
     }
 
-    struct Pharmacy {
-        var i, n, d, p, a, c, o, l: String
-        var di: String?
-    }
+    /// A pharmacy's fields come from `directory` (`listFields`); `di` is
+    /// written from `metres` when the client gave a position.
+    typealias Pharmacy = (pharmacy: PharmacyDirectory.Index, metres: Double?)
 
+    var directory: PharmacyDirectory
+    var showsDistance: Bool
     var regions: [Region]
 }
 
@@ -27,17 +28,12 @@ extension PharmacyList: JSONWritable {
                         writer.field("n", region.n)
                         writer.key("p")
                         writer.array { writer in
-                            for pharmacy in region.p {
-                                writer.object { writer in
-                                    writer.field("i", pharmacy.i)
-                                    writer.field("n", pharmacy.n)
-                                    writer.field("d", pharmacy.d)
-                                    writer.field("p", pharmacy.p)
-                                    writer.field("a", pharmacy.a)
-                                    writer.field("c", pharmacy.c)
-                                    writer.field("o", pharmacy.o)
-                                    writer.field("l", pharmacy.l)
-                                    if let di = pharmacy.di { writer.field("di", di) }
+                            directory.rendered.withUnsafeBufferPointer { rendered in
+                                for pharmacy in region.p {
+                                    writer.object { writer in
+                                        writer.fields(UnsafeBufferPointer(rebasing: rendered[directory.listFields[pharmacy.pharmacy]]))
+                                        if showsDistance { writer.distance(pharmacy.metres) }
+                                    }
                                 }
                             }
                         }
@@ -81,17 +77,27 @@ struct ItemPharmacies {
         var p: [Offer]
     }
 
+    /// `i` is the item's, `pi` and `n` come from `directory`
+    /// (`offerFields`), `p` and `di` are written from the numbers.
     struct Offer {
-        var i, pi, n, p: String
-        var di: String?
+        var pharmacy: PharmacyDirectory.Index
+        var metres: Double?
+        var priceCents: Int64
     }
 
+    var aptcode: String
+    var directory: PharmacyDirectory
+    var showsDistance: Bool
     // swiftlint:disable:next identifier_name
     var item_pharmacies: [Group]
 }
 
 extension ItemPharmacies: JSONWritable {
     func write(to writer: inout JSONWriter) {
+        // `"i":"<aptcode>"`, the same in every offer: rendered once.
+        var itemField = JSONWriter(capacity: 32)
+        itemField.field("i", aptcode)
+        let item = itemField.bytes
         writer.object { writer in
             writer.key("item_pharmacies")
             writer.array { writer in
@@ -100,13 +106,14 @@ extension ItemPharmacies: JSONWritable {
                         writer.field("n", group.n)
                         writer.key("p")
                         writer.array { writer in
-                            for offer in group.p {
-                                writer.object { writer in
-                                    writer.field("i", offer.i)
-                                    writer.field("pi", offer.pi)
-                                    writer.field("n", offer.n)
-                                    writer.field("p", offer.p)
-                                    if let di = offer.di { writer.field("di", di) }
+                            directory.rendered.withUnsafeBufferPointer { rendered in
+                                for offer in group.p {
+                                    writer.object { writer in
+                                        item.withUnsafeBufferPointer { writer.fields($0) }
+                                        writer.fields(UnsafeBufferPointer(rebasing: rendered[directory.offerFields[offer.pharmacy]]))
+                                        writer.field("p", unescaped: { ReadAPIFormat.appendPrice(offer.priceCents, to: &$0) })
+                                        if showsDistance { writer.distance(offer.metres) }
+                                    }
                                 }
                             }
                         }
@@ -203,5 +210,14 @@ struct ErrorBody: JSONWritable {
 
     func write(to writer: inout JSONWriter) {
         writer.object { $0.field("error", error) }
+    }
+}
+
+extension JSONWriter {
+    /// `di`: the distance from the client, "" for a pharmacy without coordinates.
+    mutating func distance(_ metres: Double?) {
+        field("di", unescaped: { bytes in
+            if let metres { ReadAPIFormat.appendDistance(metres: metres, to: &bytes) }
+        })
     }
 }

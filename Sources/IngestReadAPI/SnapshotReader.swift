@@ -94,18 +94,18 @@ final class SnapshotReader {
     }
 
     /// Every pharmacy: few hundred rows, read once per snapshot.
-    func pharmacies() throws(SQLiteError) -> [PharmacyEntry] {
+    func pharmacies() throws(SQLiteError) -> [PharmacyRow] {
         let statement = try database.prepare("""
             SELECT id, name, region, chain_id, address, phone, open_hours, latitude, longitude, last_refresh FROM pharmacies
             """)
-        var pharmacies: [PharmacyEntry] = []
+        var pharmacies: [PharmacyRow] = []
         while try statement.step() {
             let position = statement.isNull(7) || statement.isNull(8)
                 ? nil : GeoPoint(latitude: statement.double(7), longitude: statement.double(8))
-            pharmacies.append(PharmacyEntry(id: statement.string(0) ?? "", name: statement.string(1) ?? "", region: statement.string(2) ?? "",
-                                            chainID: statement.string(3) ?? "", address: statement.string(4) ?? "",
-                                            phone: statement.string(5) ?? "", openHours: statement.string(6) ?? "",
-                                            position: position, lastRefresh: statement.string(9)))
+            pharmacies.append(PharmacyRow(id: statement.string(0) ?? "", name: statement.string(1) ?? "", region: statement.string(2) ?? "",
+                                          chainID: statement.string(3) ?? "", address: statement.string(4) ?? "",
+                                          phone: statement.string(5) ?? "", openHours: statement.string(6) ?? "",
+                                          position: position, lastRefresh: statement.string(9)))
         }
         return pharmacies
     }
@@ -119,20 +119,10 @@ final class SnapshotReader {
     }
 }
 
-/// A pharmacy as the read queries use it, kept in memory per snapshot,
-/// its day and position already formatted (`String(format:)` per pharmacy
-/// per request was a measurable part of `?q=p`).
-struct PharmacyEntry: Sendable {
+/// A pharmacy's row as the snapshot holds it; `PharmacyEntry` is what the
+/// queries keep of it.
+struct PharmacyRow {
     var id, name, region, chainID, address, phone, openHours: String
     var position: GeoPoint?
-    /// `d` and `l` of READ_API.md.
-    var day, shownPosition: String
-
-    init(id: String, name: String, region: String, chainID: String, address: String, phone: String, openHours: String,
-         position: GeoPoint?, lastRefresh: String?) {
-        (self.id, self.name, self.region, self.chainID, self.address, self.phone, self.openHours) = (id, name, region, chainID, address, phone, openHours)
-        self.position = position
-        day = ReadAPIFormat.day(lastRefresh)
-        shownPosition = ReadAPIFormat.position(latitude: position?.latitude, longitude: position?.longitude)
-    }
+    var lastRefresh: String?
 }

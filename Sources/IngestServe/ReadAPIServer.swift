@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import IngestReadAPI
 import Logging
+import NIOCore
 import ServiceLifecycle
 
 /// The HTTP side: one URL (`/`) whose `q` picks the query, as the apps
@@ -14,7 +15,7 @@ struct ReadAPIServer {
 
     static let versionHeader = HTTPField.Name("X-Snapshot-Version")!
 
-    func run(host: String, port: Int, services: [any Service], logger: Logger) async throws {
+    func run(host: String, port: Int, eventLoops: any EventLoopGroup, services: [any Service], logger: Logger) async throws {
         let router = Router()
         router.get("/") { request, _ in answer(request) }
         router.get("/openapi.json") { _, _ in
@@ -29,6 +30,7 @@ struct ReadAPIServer {
                 // The line a supervisor (or a test, with --port 0) reads to find the server.
                 FileHandle.standardOutput.write(Data("listening on http://\(host):\(channel.localAddress?.port ?? port)\n".utf8))
             },
+            eventLoopGroupProvider: .shared(eventLoops),
             logger: logger)
         try await app.runService()
     }
