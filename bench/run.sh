@@ -158,12 +158,8 @@ echo "## Checks against current: the workload's next night, checks on and off, p
 # The checks compare each pharmacy with current, so they run on a second
 # night: night 1 is published once, and each timed night-2 run starts from
 # a copy of it (a night-2 run over night 2 would skip every feed, not_newer).
-W500N2="$WORK/w${SEED}-500x10000-night2"
-if [ ! -f "$W500N2/ground-truth.json" ]; then
-  rm -rf "$W500N2"
-  "$INGEST" generate --out "$W500N2" --pharmacies 500 --items 10000 --seed "$SEED" --formats rax,noom,csv,chain \
-    --days-later 1 --price-change-rate 0.02 --rules-from mappings >&2
-fi
+# Night 2 has night 1's reference lists of real size (`workload`).
+W500N2=$(workload 500 -night2 --days-later 1 --price-change-rate 0.02)
 rm -rf "$WORK/night1"
 "$INGEST" --feeds "$W500/feeds" --mappings "$W500/mappings" --snapshots "$WORK/night1" >/dev/null 2>&1
 : > "$WORK/on.txt"; : > "$WORK/off.txt"

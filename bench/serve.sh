@@ -6,6 +6,8 @@
 # the snapshot's own read queries (bench/read_queries.py). Target: p99 under
 # 10 ms for every query. The server runs on this machine's other core's
 # share: wrk and the server share the 2 cores, so figures are conservative.
+# Then the nightly changeset: a second night one day later with 2 % of
+# prices changed, its size and build time against the snapshot's size.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 INGEST=.build/release/ingest
@@ -56,3 +58,32 @@ for query in "q=p&latitude=59.437&longitude=24.7536" "q=i&search=$WORD_URL" "q=i
     /Non-2xx|Socket errors/ { errors = errors $0 }
     END { printf "| `%s` | %.0f | %s | %s | %s | %s | %s |\n", q, rps, p50, p90, p99, max, errors == "" ? "0" : errors }' "$WORK/wrk.txt"
 done
+
+# The nightly changeset: night 2 (one day later, 2 % of prices changed)
+# imported after night 1 into a folder of their own; the changeset from one
+# to the other, its size (and gzipped, as a client would download it) and
+# the time to build it, against the snapshot's size.
+W500_NIGHT2=$(workload 500 -night2 --days-later 1 --price-change-rate 0.02)
+NIGHTS="$WORK/changeset-snapshots"
+if [ "$(ls "$NIGHTS"/*.sqlite 2>/dev/null | wc -l)" != 2 ]; then
+  rm -rf "$NIGHTS"
+  "$INGEST" --feeds "$W500/feeds" --mappings "$W500/mappings" --snapshots "$NIGHTS" >/dev/null 2>&1
+  "$INGEST" --feeds "$W500_NIGHT2/feeds" --mappings "$W500_NIGHT2/mappings" --snapshots "$NIGHTS" >/dev/null 2>&1
+fi
+FROM=$(ls "$NIGHTS"/*.sqlite | head -1 | xargs basename | sed 's/.sqlite$//')
+TO=$(ls "$NIGHTS"/*.sqlite | tail -1 | xargs basename | sed 's/.sqlite$//')
+/usr/bin/time -f "%e %M" -o "$WORK/changeset-time.txt" \
+  "$INGEST" snapshots changeset "$FROM" "$TO" --snapshots "$NIGHTS" --out "$WORK/night.changeset" >/dev/null
+read -r SECONDS_TAKEN PEAK_KB < "$WORK/changeset-time.txt"
+CHANGED=$(sqlite3 -readonly "$NIGHTS/$TO.sqlite" "ATTACH '$NIGHTS/$FROM.sqlite' AS old; SELECT count(*) FROM offers n JOIN old.offers o USING (pharmacy_id, aptcode) WHERE n.price_cents <> o.price_cents")
+OFFERS=$(sqlite3 -readonly "$NIGHTS/$TO.sqlite" "SELECT count(*) FROM offers")
+SNAPSHOT_BYTES=$(stat -c %s "$NIGHTS/$TO.sqlite")
+CHANGESET_BYTES=$(stat -c %s "$WORK/night.changeset")
+GZIPPED_BYTES=$(gzip -c "$WORK/night.changeset" | wc -c)
+echo
+echo "## The nightly changeset: $FROM → $TO, $CHANGED of $OFFERS offers' prices changed"
+echo
+echo "| snapshot | changeset | gzipped | share of the snapshot | built in | peak RSS |"
+echo "|---|---|---|---|---|---|"
+awk -v s="$SNAPSHOT_BYTES" -v c="$CHANGESET_BYTES" -v g="$GZIPPED_BYTES" -v t="$SECONDS_TAKEN" -v m="$PEAK_KB" 'BEGIN {
+  printf "| %.1f MB | %.1f MB | %.1f MB | %.1f %% (gzipped %.1f %%) | %s s | %.0f MB |\n", s / 1e6, c / 1e6, g / 1e6, 100 * c / s, 100 * g / s, t, m / 1024 }'

@@ -50,10 +50,11 @@ struct ServeCommand: AsyncParsableCommand {
         var logger = Logger(label: "ingest-serve")
         logger.logLevel = .info
         let current = CurrentSnapshot(directory: SnapshotDirectory(path: snapshots))
-        let watcher = SnapshotWatcher(current: current, interval: reloadInterval, logger: logger)
+        let changesets = ChangesetCache(directory: current.directory)
+        let watcher = SnapshotWatcher(current: current, changesets: changesets, interval: reloadInterval, logger: logger)
         watcher.refresh()
         if current.snapshot == nil { logger.warning("no snapshot to serve yet in \(snapshots): answering 503 until one is published") }
-        let server = ReadAPIServer(current: current, changesets: ChangesetCache(directory: current.directory))
+        let server = ReadAPIServer(current: current, changesets: changesets)
         let eventLoops = MultiThreadedEventLoopGroup(numberOfThreads: ioThreads)
         try await server.run(host: host, port: port, eventLoops: eventLoops, services: [watcher], logger: logger)
         try await eventLoops.shutdownGracefully()

@@ -27,11 +27,18 @@ public enum SnapshotChangeset {
         public var description: String { "the snapshots have schema versions \(old) and \(new): a client on the older one downloads the whole snapshot" }
     }
 
+    /// At most this much of each file is memory-mapped while diffing.
+    static let mappedBytes = 1 << 32
+
     /// The changeset from `old` to `new`, both snapshot files.
     public static func make(from old: String, to new: String) throws -> Data {
         let database = try SQLiteDatabase(path: new, readOnly: true)
         defer { try? database.close() } // read-only: nothing is lost if closing fails
         try database.execute("ATTACH DATABASE '\(old.replacingOccurrences(of: "'", with: "''"))' AS old")
+        // The diff looks up every row of one file in the other by key. Through
+        // SQLite's default 2 MB page cache that was a read call per page; the
+        // two files mapped, it is memory access. Measured in `make bench-serve`.
+        try database.execute("PRAGMA main.mmap_size = \(mappedBytes); PRAGMA old.mmap_size = \(mappedBytes)")
         let versions = (try database.scalarInt("PRAGMA old.user_version") ?? 0, try database.scalarInt("PRAGMA main.user_version") ?? 0)
         guard versions.0 == versions.1 else { throw SchemaMismatch(old: versions.0, new: versions.1) }
         let tables = try changedTables(in: database)

@@ -16,12 +16,17 @@ import Testing
         let process = Process()
         let base: String
 
-        init(snapshots: String) throws {
+        /// The server's log (its standard error).
+        let log: String
+
+        init(snapshots: String, log: String) throws {
             process.executableURL = URL(fileURLWithPath: RepositoryFiles.serveBinary)
             process.arguments = ["--snapshots", snapshots, "--port", "0", "--reload-interval", "0.05"]
             let output = Pipe()
             process.standardOutput = output
-            process.standardError = FileHandle.nullDevice
+            self.log = log
+            FileManager.default.createFile(atPath: log, contents: nil)
+            process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
             try process.run()
             // The first line is "listening on http://127.0.0.1:PORT".
             var line = Data()
@@ -86,7 +91,7 @@ import Testing
         try Self.importNight(temporary, "n1", day: "2025-11-21")
         let directory = SnapshotDirectory(path: "\(temporary.path)/s")
         let first = try #require(directory.currentVersion())
-        let server = try Server(snapshots: directory.path)
+        let server = try Server(snapshots: directory.path, log: "\(temporary.path)/serve.log")
         let query = try SnapshotQuery(directory.snapshotPath(first))
 
         // q=p: every pharmacy once, with the snapshot's fields.
@@ -205,6 +210,13 @@ import Testing
         let newOffers = ((after.json as? [String: [[String: Any]]])?["item_pharmacies"] ?? []).flatMap { $0["p"] as? [[String: String]] ?? [] }
         #expect(newOffers.map { [$0["pi"], $0["p"]] }.sorted { ($0[0] ?? "") < ($1[0] ?? "") }
             == newQuery.rows("SELECT pharmacy_id, price_cents FROM offers WHERE aptcode = '\(item)' ORDER BY pharmacy_id").map { [$0[0], Self.euros($0[1])] })
+
+        // The server made the changeset from night 1 as soon as it opened night 2, before any client asked.
+        let ready = "event=changeset_ready from=\(first) to=\(second)"
+        for _ in 0..<200 where !((try? String(contentsOfFile: server.log, encoding: .utf8)) ?? "").contains(ready) {
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        #expect(try String(contentsOfFile: server.log, encoding: .utf8).contains(ready))
 
         // The changeset from night 1 turns a copy of it into night 2; night 2 is current already; a bogus version is gone.
         let changes = try await Self.get("\(base)/?q=changes&since=\(first)")
