@@ -1,7 +1,8 @@
 /// The OpenAPI 3.1 description of the read API, served at `/openapi.json`,
 /// written by hand from READ_API.md. Its schemas are JSON Schema
 /// (2020-12); the end-to-end test checks that it is served and lists every
-/// query, not yet each answer against its schema.
+/// query, and holds each kind of answer (errors too) to its schema with
+/// python-jsonschema, so the document cannot drift from what is served.
 enum OpenAPIDocument {
     static let json = #"""
 {

@@ -7,7 +7,6 @@ import Testing
 /// (the reference implementation, in `var/test-venv`, made by `make test`).
 @Suite struct RunReportSchemaTests {
     private static let schema = "\(RepositoryFiles.root)/docs/schemas/run-report.schema.json"
-    private static let python = "\(RepositoryFiles.root)/var/test-venv/bin/python3"
     private static let validator = """
         import json, sys, jsonschema
         schema = json.load(open(sys.argv[1]))
@@ -20,21 +19,12 @@ import Testing
 
     /// What the validator says of each file: nothing when all are valid.
     private func problems(_ reports: [String]) throws -> String {
-        guard FileManager.default.isExecutableFile(atPath: Self.python) else {
-            Issue.record("no JSON Schema validator at \(Self.python): `make test-tools` (run by `make test`) installs it")
+        guard let result = try CommandRunner.python(["-c", Self.validator, Self.schema] + reports) else {
+            Issue.record("no JSON Schema validator at \(CommandRunner.testPython): `make test-tools` (run by `make test`) installs it")
             return "no validator"
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Self.python)
-        process.arguments = ["-c", Self.validator, Self.schema] + reports
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(text)")
-        return text
+        #expect(result.status == 0, "\(result.stderr)")
+        return result.stdout + result.stderr
     }
 
     private func json(_ path: String) throws -> [String: Any] {

@@ -72,6 +72,30 @@ import Testing
         return Answer(status: http?.statusCode ?? 0, version: http?.value(forHTTPHeaderField: "X-Snapshot-Version"), body: body)
     }
 
+    /// What python-jsonschema says of each answer against the named schema
+    /// of the OpenAPI document's components: nothing when all hold.
+    static func schemaProblems(document: Data, answers: [(schema: String, answer: Answer)], in temporary: TemporaryDirectory) throws -> String {
+        let documentPath = "\(temporary.path)/openapi.json"
+        try document.write(to: URL(fileURLWithPath: documentPath))
+        var arguments = ["-c", """
+            import json, sys, jsonschema
+            document = json.load(open(sys.argv[1]))
+            for schema, path in zip(sys.argv[2::2], sys.argv[3::2]):
+                root = dict(document, **{"$ref": "#/components/schemas/" + schema})
+                for error in jsonschema.Draft202012Validator(root).iter_errors(json.load(open(path))):
+                    print(schema, path.rsplit("/", 1)[-1], list(error.absolute_path), error.message)
+            """, documentPath]
+        for (index, (schema, answer)) in answers.enumerated() {
+            let path = "\(temporary.path)/answer-\(index).json"
+            try answer.body.write(to: URL(fileURLWithPath: path))
+            arguments += [schema, path]
+        }
+        guard let result = try CommandRunner.python(arguments) else {
+            return "no JSON Schema validator at \(CommandRunner.testPython): `make test-tools` (run by `make test`) installs it"
+        }
+        return result.status == 0 ? result.stdout : "validator exited \(result.status): \(result.stdout)\(result.stderr)"
+    }
+
     static func generate(_ temporary: TemporaryDirectory, _ name: String, _ extra: [String] = []) throws {
         let generated = try CommandRunner.ingest(["generate", "--out", "\(temporary.path)/\(name)", "--pharmacies", "12", "--items", "150",
                                                   "--seed", "21"] + extra)
@@ -150,6 +174,13 @@ import Testing
         // Errors are 400 with a reason.
         let bad = try await Self.get("\(server.base)/?q=ip")
         #expect(bad.status == 400 && (bad.json as? [String: String])?["error"] == "q=ip needs the parameter aptcode")
+
+        // Every answer holds to the OpenAPI document's schema for it (python-jsonschema, Draft 2020-12).
+        let near = try await Self.get("\(server.base)/?q=p&latitude=59.437&longitude=24.7536")
+        let nearest = try await Self.get("\(server.base)/?q=ip&aptcode=\(item)&latitude=59.437&longitude=24.7536&onlyNearest=1")
+        let answers = [("PharmacyList", list), ("PharmacyList", near), ("ItemSearch", searched), ("ItemPharmacies", sold),
+                       ("ItemPharmacies", nearest), ("ItemDetails", details), ("ATCTree", tree), ("Error", bad)]
+        #expect(try Self.schemaProblems(document: openAPI.body, answers: answers, in: temporary) == "")
 
         // Night 2 is published while four clients keep asking.
         let base = server.base

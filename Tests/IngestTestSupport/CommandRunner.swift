@@ -22,6 +22,22 @@ public enum CommandRunner {
     public static func ingest(_ arguments: [String], in directory: String? = nil, environment: [String: String] = [:]) throws -> CommandResult {
         let process = process(arguments, environment: environment)
         if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
+        return try captured(process)
+    }
+
+    /// The Python of the test tools (`var/test-venv`: jsonschema, datasette, sqlite-utils; `make test-tools`).
+    public static let testPython = "\(RepositoryFiles.root)/var/test-venv/bin/python3"
+
+    /// `testPython` with `arguments`; nil when `make test-tools` has not installed it.
+    public static func python(_ arguments: [String]) throws -> CommandResult? {
+        guard FileManager.default.isExecutableFile(atPath: testPython) else { return nil }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: testPython)
+        process.arguments = arguments
+        return try captured(process)
+    }
+
+    private static func captured(_ process: Process) throws -> CommandResult {
         let out = Pipe()
         let err = Pipe()
         process.standardOutput = out
