@@ -37,7 +37,7 @@ struct ServeCommand: AsyncParsableCommand {
     /// answers themselves are built on Swift's concurrency threads, one
     /// per core either way; a second I/O thread only adds a thread
     /// competing for the same cores.
-    @Option(name: .long, help: "Threads for network I/O (answers are built on a thread per core besides).")
+    @Option(name: .long, help: ArgumentHelp("Threads for network I/O (answers are built on a thread per core besides).", valueName: "count"))
     var ioThreads = 1
 
     func validate() throws {

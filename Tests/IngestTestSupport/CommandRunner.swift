@@ -25,6 +25,14 @@ public enum CommandRunner {
         return try captured(process)
     }
 
+    /// The `ingest-serve` binary with `arguments`, run to its end: for what it says of bad options.
+    public static func serve(_ arguments: [String]) throws -> CommandResult {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: RepositoryFiles.serveBinary)
+        process.arguments = arguments
+        return try captured(process)
+    }
+
     /// The Python of the test tools (`var/test-venv`: jsonschema, datasette, sqlite-utils; `make test-tools`).
     public static let testPython = "\(RepositoryFiles.root)/var/test-venv/bin/python3"
 
