@@ -3,6 +3,7 @@ import Foundation
 import IngestCore
 import IngestSnapshot
 import IngestTestSupport
+import IngestReadAPI
 import Testing
 @testable import IngestPipeline
 
@@ -54,8 +55,8 @@ struct RealDataTests {
 
     // MARK: ATC
 
-    @Test func whoATCIndexLoadsEveryGroupWithItsTree() throws {
-        // One row per (code, DDD, route): the groups are the distinct codes, each with one name.
+    /// WHO's ATC index, one row per (code, DDD, route): its groups, each code once with its name, in file order.
+    private func whoATCGroups() throws -> [(code: String, name: String)] {
         var names: [(code: String, name: String)] = []
         var seen = Set<String>()
         try DelimitedFileReader(delimiter: UInt8(ascii: ",")).read(try FeedFile.open(path: RealData.path("atc/WHO ATC-DDD 2026-04-25.csv"), name: "real")) { row in
@@ -63,6 +64,11 @@ struct RealDataTests {
             guard row.line > 1, seen.insert(fields[0]).inserted else { return }
             names.append((fields[0], fields[1]))
         }
+        return names
+    }
+
+    @Test func whoATCIndexLoadsEveryGroupWithItsTree() throws {
+        let names = try whoATCGroups()
         #expect(names.count == 6_996)
         let csv = "code;name\r\n" + names.map { RealData.quoted($0.code) + ";" + RealData.quoted($0.name) + "\r\n" }.joined()
         let (report, query, _) = try run(["atc_who.csv": Array(csv.utf8)])
@@ -198,6 +204,57 @@ struct RealDataTests {
         #expect(query.int("SELECT count(*) FROM pharmacies WHERE region = 'SALZBURG'") == 34)
         #expect(query.int("SELECT count(*) FROM pharmacies WHERE address LIKE '%Münchner Bundesstraße%' OR address LIKE '%Kleßheimer Allee%'") ?? 0 >= 1)
         #expect(query.int("SELECT count(*) FROM pharmacies WHERE name = '\"Zum Hl. Petrus\"' OR name LIKE '%Zum Hl. Petrus%'") == 1)
+    }
+
+    // MARK: The read API over a snapshot of real files
+
+    /// Tartu's and Salzburg's pharmacies from OpenStreetMap and WHO's ATC
+    /// index in one snapshot, read as the apps read it (`IngestReadAPI`):
+    /// every pharmacy once, its letters intact, nearest first from a point in
+    /// Tartu, its position as the registry gave it; the ATC tree's top level
+    /// and one group's children as the index names them.
+    @Test func theReadAPIAnswersFromASnapshotOfRealFiles() throws {
+        let tartu = try registry(fromOSM: "registry-osm/tartu_pharmacy.js", region: "TARTU")
+        let salzburg = try registry(fromOSM: "registry-osm/salzburg_Pharmacy.js", region: "SALZBURG")
+        let names = try whoATCGroups()
+        var files = stock(for: tartu.ids + salzburg.ids)
+        files["pharmacies_tartu.csv"] = Array(tartu.csv.utf8)
+        files["pharmacies_salzburg.csv"] = Array(salzburg.csv.utf8)
+        files["atc_who.csv"] = Array(("code;name\r\n" + names.map { RealData.quoted($0.code) + ";" + RealData.quoted($0.name) + "\r\n" }.joined()).utf8)
+        let (_, query, temporary) = try run(files)
+        let snapshot = try OpenSnapshot(path: "\(temporary.path)/snapshots/current", version: "real")
+
+        // q=p from Tartu's town hall square: regions by name, every pharmacy once, nearest first.
+        let list = try #require(try JSONSerialization.jsonObject(with: ReadAPI.answer(
+            try ReadQuery(["q": "p", "latitude": "58.3804", "longitude": "26.7225"]), from: snapshot)) as? [String: [[String: Any]]])
+        let regions = try #require(list["regions"])
+        #expect(regions.map { $0["n"] as? String ?? "?" } == query.rows("SELECT DISTINCT region FROM pharmacies ORDER BY region").map { $0[0] ?? "" })
+        let listed = regions.flatMap { $0["p"] as? [[String: String]] ?? [] }
+        #expect(listed.map { $0["i"] ?? "" }.sorted() == query.rows("SELECT id FROM pharmacies ORDER BY id").map { $0[0] ?? "" })
+        for pharmacy in listed {
+            let row = query.rows("SELECT name, address, open_hours, latitude, longitude FROM pharmacies WHERE id = '\(pharmacy["i"] ?? "")'").first
+            // An empty field is NULL in the snapshot and "" in the answer.
+            #expect(row.map { [$0[0] ?? "", $0[1] ?? "", $0[2] ?? ""] } == [pharmacy["n"] ?? "?", pharmacy["a"] ?? "?", pharmacy["o"] ?? "?"])
+            if let latitude = row?[3] ?? nil, let longitude = row?[4] ?? nil {
+                #expect(pharmacy["l"] == String(format: "%.7f,%.7f", Double(latitude) ?? 0, Double(longitude) ?? 0))
+            }
+        }
+        let inTartu = (regions.first { $0["n"] as? String == "TARTU" }?["p"] as? [[String: String]]) ?? []
+        let metres = inTartu.map { entry -> Double in
+            let shown = entry["di"] ?? ""
+            return shown.hasSuffix(" km") ? (Double(shown.dropLast(3)) ?? 0) * 1000 : Double(shown.dropLast(2)) ?? .infinity
+        }
+        #expect(inTartu.count == 24 && metres == metres.sorted() && (metres.first ?? .infinity) < 1000)
+        let inSalzburg = (regions.first { $0["n"] as? String == "SALZBURG" }?["p"] as? [[String: String]]) ?? []
+        #expect(inSalzburg.count == 34 && inSalzburg.allSatisfy { $0["di"]?.hasSuffix(" km") == true })
+        #expect(inSalzburg.contains { $0["a"]?.contains("Münchner Bundesstraße") == true || $0["a"]?.contains("Kleßheimer Allee") == true })
+
+        // q=a: WHO's 14 anatomical groups, then A's children, with the index's names.
+        let top = try #require(try JSONSerialization.jsonObject(with: ReadAPI.answer(try ReadQuery(["q": "a"]), from: snapshot)) as? [String: [[String: String]]])
+        let byCode = Dictionary(names.map { ($0.code, $0.name) }, uniquingKeysWith: { first, _ in first })
+        #expect(top["atc"]?.count == 14 && top["atc"]?.allSatisfy { byCode[$0["a"] ?? ""] == $0["n"] } == true)
+        let a = try #require(try JSONSerialization.jsonObject(with: ReadAPI.answer(try ReadQuery(["q": "a", "atc": "A"]), from: snapshot)) as? [String: [[String: String]]])
+        #expect(a["atc"]?.map { $0["a"] ?? "" } == names.map(\.code).filter { $0.count == 3 && $0.hasPrefix("A") }.sorted())
     }
 
     // MARK: A national medicines list, by mapping
