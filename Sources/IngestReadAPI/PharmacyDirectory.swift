@@ -14,7 +14,7 @@ struct PharmacyDirectory: Sendable {
     /// A pharmacy's place in the arrays below.
     typealias Index = Int
 
-    let ids, names: [String]
+    let names: [String]
     let positions: [GeoPoint?]
     /// Rank by (name, id): the order without a distance, and the tie-break between equal distances.
     let nameRanks: [Int]
@@ -30,10 +30,9 @@ struct PharmacyDirectory: Sendable {
     /// `"pi":…,"n":…` of `?q=ip`, in `rendered`.
     let offerFields: [Range<Int>]
 
-    var count: Int { ids.count }
+    var count: Int { names.count }
 
     init(_ rows: [PharmacyRow]) {
-        ids = rows.map(\.id)
         names = rows.map(\.name)
         positions = rows.map(\.position)
         let byName = rows.indices.sorted { (rows[$0].name, rows[$0].id) < (rows[$1].name, rows[$1].id) }

@@ -6,7 +6,9 @@ enum ReadAPIFormat {
     /// `237` → `"2.37€"`; nil → `""`. Integer arithmetic: cents are exact.
     static func price(_ cents: Int64?) -> String {
         guard let cents else { return "" }
-        return text { appendPrice(cents, to: &$0) }
+        var bytes: [UInt8] = []
+        appendPrice(cents, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// `price` written into `bytes`: the 500 prices of `?q=ip` make no strings.
@@ -21,12 +23,8 @@ enum ReadAPIFormat {
     }
 
     /// `"368 m"` under one kilometre, whole kilometres from there (`"163 km"`);
-    /// a distance that rounds to 1000 m is `"1 km"`.
-    static func distance(metres: Double) -> String {
-        text { appendDistance(metres: metres, to: &$0) }
-    }
-
-    /// `distance` written into `bytes`.
+    /// a distance that rounds to 1000 m is `"1 km"`. Only ever written into
+    /// an answer's bytes (`di`), so there is no `String` form.
     static func appendDistance(metres: Double, to bytes: inout [UInt8]) {
         let rounded = metres.rounded()
         if rounded < 1000 {
@@ -41,12 +39,6 @@ enum ReadAPIFormat {
     private static func appendDecimal(_ value: UInt64, to bytes: inout [UInt8]) {
         if value >= 10 { appendDecimal(value / 10, to: &bytes) }
         bytes.append(UInt8(ascii: "0") + UInt8(value % 10))
-    }
-
-    private static func text(_ render: (inout [UInt8]) -> Void) -> String {
-        var bytes: [UInt8] = []
-        render(&bytes)
-        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// The date of an ISO 8601 time as `dd.MM.yyyy`, in the time's own offset

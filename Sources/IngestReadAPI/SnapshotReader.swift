@@ -119,8 +119,8 @@ final class SnapshotReader {
     }
 }
 
-/// A pharmacy's row as the snapshot holds it; `PharmacyEntry` is what the
-/// queries keep of it.
+/// A pharmacy's row as the snapshot holds it; `PharmacyDirectory` is what
+/// the queries keep of them.
 struct PharmacyRow {
     var id, name, region, chainID, address, phone, openHours: String
     var position: GeoPoint?

@@ -27,7 +27,9 @@ public enum SnapshotChangeset {
         public var description: String { "the snapshots have schema versions \(old) and \(new): a client on the older one downloads the whole snapshot" }
     }
 
-    /// At most this much of each file is memory-mapped while diffing.
+    /// At most this much of each file is memory-mapped while diffing;
+    /// SQLite lowers it to its own compile-time limit (2 GB in Debian's
+    /// build), beyond which it reads as before.
     static let mappedBytes = 1 << 32
 
     /// The changeset from `old` to `new`, both snapshot files.

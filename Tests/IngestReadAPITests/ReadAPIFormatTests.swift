@@ -10,7 +10,9 @@ import Testing
 
     @Test(arguments: [(0.0, "0 m"), (367.6, "368 m"), (999.49, "999 m"), (999.5, "1 km"), (1499, "1 km"), (1500, "2 km"), (162_600, "163 km")])
     func distancesAreMetresUnderAKilometreElseWholeKilometres(metres: Double, shown: String) {
-        #expect(ReadAPIFormat.distance(metres: metres) == shown)
+        var bytes: [UInt8] = []
+        ReadAPIFormat.appendDistance(metres: metres, to: &bytes)
+        #expect(String(decoding: bytes, as: UTF8.self) == shown)
     }
 
     @Test func theDayIsTheExportsOwnLocalDate() {
