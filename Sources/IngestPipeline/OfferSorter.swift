@@ -42,15 +42,12 @@ final class OfferSorter: @unchecked Sendable {
         if let failure { throw failure }
         var builder = SortedOffers.Builder()
         guard !runs.isEmpty else {
-            var sorted: [StockOffer] = []
-            sorted.reserveCapacity(buffer.count)
-            var last: String?
-            for offer in Self.sorted(buffer) {
-                if offer.aptcode == last { duplicate(offer); continue }
-                last = offer.aptcode
-                builder.add(offer)
-                sorted.append(offer)
-            }
+            // Sorted and deduplicated in place: the buffer becomes the result,
+            // no offer copied (each copy retained its text fields).
+            Self.sort(&buffer)
+            Self.removeLaterDuplicates(&buffer, duplicate: duplicate)
+            for index in buffer.indices { builder.add(buffer[index]) }
+            let sorted = buffer
             buffer = []
             return builder.build(.memory(sorted))
         }
@@ -82,19 +79,82 @@ final class OfferSorter: @unchecked Sendable {
         buffer = []
     }
 
-    /// Stable by arrival: the first of equal aptcodes stays first.
-    private static func sorted(_ offers: [StockOffer]) -> [StockOffer] {
-        // Exports are usually in aptcode order already: check before sorting.
+    /// Sorts by aptcode bytes, stable by arrival (the first of equal
+    /// aptcodes stays first). Exports are usually in order already, which
+    /// one pass finds; otherwise the order is found on 16-byte key prefixes
+    /// (an aptcode is rarely longer) and applied by swapping, not copying.
+    static func sort(_ offers: inout [StockOffer]) {
         var ordered = true
         for index in offers.indices.dropFirst() where !precedesInByteOrder(offers[index - 1].aptcode, offers[index].aptcode) {
             ordered = false
             break
         }
-        if ordered { return offers }
-        let order = offers.indices.sorted { a, b in
-            offers[a].aptcode == offers[b].aptcode ? a < b : precedesInByteOrder(offers[a].aptcode, offers[b].aptcode)
+        if ordered { return }
+        var keys = offers.indices.map { SortKey(offers[$0].aptcode, index: $0) }
+        keys.sort { a, b in
+            if a.high != b.high { return a.high < b.high }
+            if a.low != b.low { return a.low < b.low }
+            if a.count > SortKey.width || b.count > SortKey.width {
+                let first = offers[a.index].aptcode, second = offers[b.index].aptcode
+                if first != second { return precedesInByteOrder(first, second) }
+            } else if a.count != b.count {
+                return a.count < b.count
+            }
+            return a.index < b.index
         }
-        return order.map { offers[$0] }
+        // Position p takes the offer that was at keys[p].index: cycle by cycle, by swaps.
+        var placed = [Bool](repeating: false, count: offers.count)
+        for start in offers.indices where !placed[start] {
+            var position = start
+            placed[position] = true
+            while keys[position].index != start {
+                let from = keys[position].index
+                offers.swapAt(position, from)
+                position = from
+                placed[position] = true
+            }
+        }
+    }
+
+    /// Drops every later offer of an aptcode already seen (they lie right
+    /// after it, in arrival order), telling `duplicate` of each.
+    static func removeLaterDuplicates(_ offers: inout [StockOffer], duplicate: (StockOffer) -> Void) {
+        guard offers.count > 1 else { return }
+        var kept = 1
+        for index in 1..<offers.count {
+            if offers[index].aptcode == offers[kept - 1].aptcode {
+                duplicate(offers[index])
+                continue
+            }
+            if kept != index { offers.swapAt(kept, index) }
+            kept += 1
+        }
+        offers.removeLast(offers.count - kept)
+    }
+
+    /// An aptcode's first 16 bytes as two big-endian integers: most
+    /// comparisons end on them, without touching the strings.
+    struct SortKey {
+        static let width = 16
+        var high: UInt64 = 0
+        var low: UInt64 = 0
+        var count: Int
+        var index: Int
+
+        init(_ aptcode: String, index: Int) {
+            var text = aptcode
+            count = text.utf8.count
+            self.index = index
+            text.withUTF8 { bytes in
+                for (position, byte) in bytes.prefix(Self.width).enumerated() {
+                    if position < 8 {
+                        high |= UInt64(byte) << (56 - 8 * position)
+                    } else {
+                        low |= UInt64(byte) << (56 - 8 * (position - 8))
+                    }
+                }
+            }
+        }
     }
 
     private func spillRun() throws(POSIXFailure) {
@@ -102,7 +162,8 @@ final class OfferSorter: @unchecked Sendable {
         let path = "\(spillPrefix)run-\(runs.count)"
         runs.append(path)
         var writer = OfferSpill.Writer(path: path)
-        for offer in Self.sorted(buffer) { try writer.append(offer) }
+        Self.sort(&buffer)
+        for index in buffer.indices { try writer.append(buffer[index]) }
         try writer.flush()
         buffer.removeAll(keepingCapacity: true)
     }

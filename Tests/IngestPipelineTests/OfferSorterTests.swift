@@ -1,5 +1,6 @@
 import Foundation
 import IngestCore
+import IngestGenerator
 import IngestTestSupport
 import Testing
 @testable import IngestPipeline
@@ -50,5 +51,33 @@ import Testing
         #expect(a.allQuantitiesZero && b.allQuantitiesZero)
         #expect(try sorted(["X"], runLength: 10, quantity: nil).allQuantitiesAbsent)
         a.discard()
+    }
+    /// The in-memory sort compares 16-byte key prefixes first: codes that
+    /// share them, are longer than them, differ only in length or hold a
+    /// zero byte or multi-byte letters must still come out in SQLite's byte
+    /// order, equal codes in arrival order, whatever order they came in.
+    @Test(arguments: [1, 2, 3])
+    func sortsLikeSQLiteBytesWhateverTheKeyPrefixes(seed: UInt64) {
+        var random = SeededRandom(seed: seed)
+        let letters = ["A", "B", "\u{0}", "é", "Z"]
+        let stems = ["", "ABCDEFGHIJKLMNO", "ABCDEFGHIJKLMNOP", "ABCDEFGHIJKLMNOPQ"]
+        var offers: [StockOffer] = []
+        for line in 1...600 {
+            let stem = stems[Int(random.next() % UInt64(stems.count))]
+            let tail = (0..<Int(random.next() % 4)).map { _ in letters[Int(random.next() % UInt64(letters.count))] }.joined()
+            offers.append(offer(stem + tail, line: line))
+        }
+        let expected = offers.indices.sorted { a, b in
+            offers[a].aptcode == offers[b].aptcode ? a < b : precedesInByteOrder(offers[a].aptcode, offers[b].aptcode)
+        }.map { offers[$0].line }
+        var sorted = offers
+        OfferSorter.sort(&sorted)
+        #expect(sorted.map(\.line) == expected)
+        var duplicates: [Int] = []
+        OfferSorter.removeLaterDuplicates(&sorted) { duplicates.append($0.line) }
+        #expect(Set(sorted.map(\.aptcode)).count == sorted.count)
+        #expect(sorted.count + duplicates.count == offers.count)
+        let firsts = Dictionary(offers.map { ($0.aptcode, $0.line) }, uniquingKeysWith: { first, _ in first })
+        #expect(sorted.allSatisfy { firsts[$0.aptcode] == $0.line }, "the first of each aptcode in the file stays")
     }
 }

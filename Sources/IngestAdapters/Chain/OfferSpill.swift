@@ -31,9 +31,14 @@ public enum OfferSpill {
             integer(Int64(offer.line))
             integer(offer.priceCents)
             integer(offer.quantity ?? OfferSpill.noQuantity)
-            for text in [offer.aptcode, offer.packageCode, offer.gtin, offer.name, offer.producer, offer.atc, offer.activeSubstance] {
-                string(text)
-            }
+            // One call per field: an array literal of the seven was an allocation per offer.
+            string(offer.aptcode)
+            string(offer.packageCode)
+            string(offer.gtin)
+            string(offer.name)
+            string(offer.producer)
+            string(offer.atc)
+            string(offer.activeSubstance)
             if buffer.count >= OfferSpill.bufferSize { try flush() }
         }
 
