@@ -83,10 +83,11 @@ struct ChainFileSplitter {
         let file = chain.file
         let router = ChainRouter(file: file.name, spillPrefix: "\(spillPrefix)\(index)-",
                                  lanes: file.size >= Self.laneThreshold ? threads : 1)
-        let output = chain.adapter.split(file, into: router)
+        let onePass = OnePassDigest()
+        let output = chain.adapter.split(file.observed(by: onePass), into: router)
         let parts = router.finish(fileFailure: output.failure)
         if let failure = router.spillFailure { throw failure }
-        let sha256 = PharmacyFeedParser.digest(file)
+        let sha256 = onePass.value(size: file.size) ?? PharmacyFeedParser.digest(file)
         var split = Split()
         split.candidates = parts.map { part in
             StockFeedPlan.Candidate(file: file, adapter: chain.adapter, header: part.header, part: part, sha256: sha256)

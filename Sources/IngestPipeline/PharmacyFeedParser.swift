@@ -71,9 +71,12 @@ struct PharmacyFeedParser: Sendable {
         var loadedFile: String?
         for (number, candidate) in task.candidates.enumerated() {
             let file = candidate.file
+            // A feed that is parsed gets its digest from the parse's own pass
+            // (OnePassDigest); one that may be skipped unread needs it first.
+            let digestFirst = loadedFile != nil || Self.exportedNoLater(candidate, than: task.current)
             var feed = FeedResult(
-                file: file.name, size: file.size, sha256: candidate.sha256 ?? Self.digest(file), kind: FeedKind.stock.rawValue,
-                adapter: candidate.adapter.name, outcome: .loaded)
+                file: file.name, size: file.size, sha256: candidate.sha256 ?? (digestFirst ? Self.digest(file) : ""),
+                kind: FeedKind.stock.rawValue, adapter: candidate.adapter.name, outcome: .loaded)
             feed.pharmacyID = candidate.pharmacyID
             feed.exportedAt = candidate.header?.exportedAt.iso8601
             if let loadedFile {
@@ -101,7 +104,9 @@ struct PharmacyFeedParser: Sendable {
                     output.failure = FeedFailure(reason: .unreadable, message: "its share of the chain file cannot be read back: \(error)")
                 }
             } else {
-                header = candidate.adapter.parse(file, into: &output)
+                let onePass = candidate.sha256 == nil && !digestFirst ? OnePassDigest() : nil
+                header = candidate.adapter.parse(onePass.map { file.observed(by: $0) } ?? file, into: &output)
+                if let onePass { feed.sha256 = onePass.value(size: file.size) ?? Self.digest(file) }
                 if header?.pharmacyID != candidate.header?.pharmacyID, output.failure == nil {
                     output.failure = FeedFailure(reason: .badHeader, message: "the header changed while the run read the file")
                 }
@@ -180,12 +185,17 @@ struct PharmacyFeedParser: Sendable {
     /// later (`not_newer`), or it is the very file already loaded (`duplicate`).
     static func notNewer(_ candidate: StockFeedPlan.Candidate, sha256: String, than current: CurrentStock?)
         -> (reason: String, message: String)? {
-        guard let current, let header = candidate.header,
-              header.exportedAt.epochSeconds <= current.exportedAt.epochSeconds else { return nil }
+        guard let current, let header = candidate.header, exportedNoLater(candidate, than: current) else { return nil }
         if let loaded = current.sha256, loaded == sha256, !sha256.isEmpty {
             return (FeedSkip.duplicate, "the same file (SHA-256) as the one version \(current.version) holds for pharmacy \(header.pharmacyID); its data is kept")
         }
         return (FeedSkip.notNewer, "exported \(header.exportedAt.iso8601), not newer than the data version \(current.version) holds for pharmacy \(header.pharmacyID) (exported \(current.exportedAt.iso8601)); that data is kept")
+    }
+
+    /// Whether the candidate's export is no later than what `current` holds for its pharmacy (then it may be skipped unread).
+    static func exportedNoLater(_ candidate: StockFeedPlan.Candidate, than current: CurrentStock?) -> Bool {
+        guard let current, let header = candidate.header else { return false }
+        return header.exportedAt.epochSeconds <= current.exportedAt.epochSeconds
     }
 
     /// `part` of `whole` in percent with one decimal, rounded half-up (`7.5`).

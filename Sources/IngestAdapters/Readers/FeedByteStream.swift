@@ -17,14 +17,17 @@ public final class FeedByteStream {
 
     private let source: Source
     private var offset = 0
+    private let observer: (any FeedByteObserver)?
 
     /// Opens a file through `FeedPath`'s rules (no symbolic links).
-    public init(path: String) throws(FeedFailure) {
+    public init(path: String, observer: (any FeedByteObserver)? = nil) throws(FeedFailure) {
         source = .descriptor(try FeedPath.openForReading(path))
+        self.observer = observer
     }
 
-    public init(bytes: [UInt8]) {
+    public init(bytes: [UInt8], observer: (any FeedByteObserver)? = nil) {
         source = .memory(bytes)
+        self.observer = observer
     }
 
     deinit {
@@ -34,6 +37,14 @@ public final class FeedByteStream {
     /// Up to `count` bytes into `buffer`; 0 at the end. A failed read(2) is
     /// `unreadable`, with the system's reason.
     public func read(into buffer: UnsafeMutableRawPointer, count: Int) throws(FeedFailure) -> Int {
+        let got = try readSource(into: buffer, count: count)
+        if let observer {
+            if got > 0 { observer.read(UnsafeRawBufferPointer(start: buffer, count: got)) } else { observer.streamEnded() }
+        }
+        return got
+    }
+
+    private func readSource(into buffer: UnsafeMutableRawPointer, count: Int) throws(FeedFailure) -> Int {
         switch source {
         case .descriptor(let descriptor):
             do {
@@ -49,4 +60,14 @@ public final class FeedByteStream {
             return taken
         }
     }
+}
+
+/// Sees a feed's bytes as a reader pulls them through `FeedByteStream`, in
+/// order, on the reader's thread.
+public protocol FeedByteObserver: AnyObject, Sendable {
+    /// A stream was opened on the file (an adapter may open more than one).
+    func streamOpened()
+    func read(_ bytes: UnsafeRawBufferPointer)
+    /// A read found the end of the stream.
+    func streamEnded()
 }

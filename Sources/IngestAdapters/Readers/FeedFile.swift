@@ -20,6 +20,8 @@ public struct FeedFile: Sendable, Hashable {
     public let size: Int64
     /// Up to `sampleSize` bytes from the start of the file.
     public let sample: [UInt8]
+    /// Sees the bytes of the streams opened on this file (see `observed(by:)`).
+    public private(set) var observer: (any FeedByteObserver)?
 
     public static let sampleSize = 4096
 
@@ -52,10 +54,22 @@ public struct FeedFile: Sendable, Hashable {
 
     /// The whole input from its first byte, for one pass of a reader.
     public func openStream() throws(FeedFailure) -> FeedByteStream {
+        let stream: FeedByteStream
         switch content {
-        case .file(let path): return try FeedByteStream(path: path)
-        case .bytes(let bytes): return FeedByteStream(bytes: bytes)
+        case .file(let path): stream = try FeedByteStream(path: path, observer: observer)
+        case .bytes(let bytes): stream = FeedByteStream(bytes: bytes, observer: observer)
         }
+        observer?.streamOpened()
+        return stream
+    }
+
+    /// The same file, its streams shown to `observer` as an adapter reads
+    /// them: the pipeline takes a feed's SHA-256 from the parse's own pass
+    /// instead of reading the file a second time.
+    public func observed(by observer: any FeedByteObserver) -> FeedFile {
+        var file = self
+        file.observer = observer
+        return file
     }
 
     /// Reads the sample of `path`; symbolic links are not followed.
