@@ -275,6 +275,8 @@ struct RealDataTests {
         let (report, query, _) = try run(["CIS_CIP_bdpm_subset.txt": raw], mappings: ["bdpm.mapping.toml": try Self.mapping("bdpm.mapping.toml")], maxRejectRate: 100)
         let list = try feed(report, "CIS_CIP_bdpm_subset.txt")
         #expect(list.outcome == .loaded && list.read == 2_467)
+        #expect(list.sha256 == (try FileDigest.sha256(path: RealData.path("bdpm/CIS_CIP_bdpm_subset.txt"))),
+                "the digest taken from the parse's own pass is the file's")
         #expect(list.rejectsByReason == [.badPrice: noPrice + thousands])
         #expect(list.accepted == 2_467 - noPrice - thousands)
         #expect(list.message?.contains("stock not reported") == true)
@@ -294,6 +296,7 @@ struct RealDataTests {
                                          mappings: ["sl.mapping.toml": try Self.mapping("swiss-sl.mapping.toml")])
         let list = try feed(report, "Preparations.xml")
         #expect(list.outcome == .loaded && list.read == 31)
+        #expect(list.sha256 == (try FileDigest.sha256(path: RealData.path("xml-swiss-sl/Preparations.xml"))))
         #expect(list.accepted == 30 && list.rejectsByReason == [.badPrice: 1])
         #expect(list.exportedAt?.hasPrefix("2013-12-01") == true)
         #expect(query.rows("SELECT i.name, i.atc, i.gtin, o.price_cents, o.quantity FROM offers o JOIN items i USING (aptcode) WHERE aptcode = '14418'").first
