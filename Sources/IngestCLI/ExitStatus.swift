@@ -17,6 +17,9 @@ enum ExitStatus: Int32, CaseIterable {
     case locked = 75
     case configuration = 78
 
+    /// `snapshots changeset` across schemas: the data is not of a form a changeset can carry (65, EX_DATAERR, as for an empty result).
+    static let schemaMismatch = ExitStatus.emptyResult
+
     var meaning: String {
         switch self {
         case .success: return "the snapshot was published (or the dry run finished)"
@@ -27,7 +30,7 @@ enum ExitStatus: Int32, CaseIterable {
         case .usage: return "the command line is wrong"
         case .emptyResult: return "no stock feed loaded any offer; nothing was published"
         case .inputMissing: return "a named input is missing (feeds or mappings folder, file, version)"
-        case .integrityFailure: return "the new snapshot failed its integrity check; nothing was published"
+        case .integrityFailure: return "current unreadable or new snapshot failed its check; nothing published"
         case .cannotWrite: return "the snapshots directory cannot be written (permissions, read-only)"
         case .ioError: return "an I/O error such as a full disk; nothing was published"
         case .locked: return "another run holds the snapshots directory's lock"

@@ -69,6 +69,9 @@ struct ImportCommand: ParsableCommand {
     @Flag(name: .long, help: "Also run PRAGMA integrity_check before publishing (several times slower than the publish check).")
     var fullCheck = false
 
+    @Flag(name: .long, help: "Build as a first night: carry nothing over from current and compare nothing with it. Without it, a current that cannot be read stops the run (exit 70).")
+    var firstNight = false
+
     @Option(name: .long, help: "How many published versions to keep (current is always kept).")
     var keep = 7
 
@@ -107,6 +110,7 @@ struct ImportCommand: ParsableCommand {
         options.maxStaleDays = maxStaleDays
         options.feedTimeout = feedTimeout
         options.fullCheck = fullCheck
+        options.firstNight = firstNight
         options.checks = StockDataChecks(maxPriceRatio: maxPriceRatio, maxItemDropPercent: maxItemDrop, duplicateMinItems: duplicateStockMinItems)
 
         let logger = Logger(label: "ingest")
@@ -199,6 +203,7 @@ struct ImportCommand: ParsableCommand {
             switch error {
             case .feedsDirectoryMissing, .mappingsDirectoryMissing: return .inputMissing
             case .configuration: return .configuration
+            case .currentUnreadable: return .integrityFailure
             }
         case is SnapshotLock.Held: return .locked
         case is SnapshotPublisher.IntegrityFailure: return .integrityFailure

@@ -115,7 +115,7 @@ struct SnapshotsCommand: ParsableCommand {
             let version = try location.existing(version)
             try location.guarded {
                 try location.locked {
-                    if let problem = Self.problem(with: version, in: location.directory) {
+                    if let problem = PublishedVersionCheck.problem(with: version, in: location.directory) {
                         printError("ingest: \(version) \(problem); current is unchanged")
                         throw ExitStatus.integrityFailure.exitCode
                     }
@@ -125,24 +125,6 @@ struct SnapshotsCommand: ParsableCommand {
             print("current → \(version)")
         }
 
-        static func problem(with version: String, in directory: SnapshotDirectory) -> String? {
-            let path = directory.snapshotPath(version)
-            let manifest: Manifest
-            do { manifest = try directory.readManifest(version) } catch {
-                return "has no readable manifest to check it against (\(error))"
-            }
-            do {
-                let digest = try FileDigest.sha256(path: path)
-                guard digest == manifest.snapshot.sha256 else {
-                    return "does not match its manifest: SHA-256 \(digest), the manifest says \(manifest.snapshot.sha256)"
-                }
-                let database = try SQLiteDatabase(path: path, readOnly: true) // closed when it goes
-                let findings = try database.strings("PRAGMA quick_check")
-                return findings == ["ok"] ? nil : "fails PRAGMA quick_check: \(findings.prefix(3).joined(separator: "; "))"
-            } catch {
-                return "cannot be checked: \(error)"
-            }
-        }
     }
 
     struct Prune: ParsableCommand {
@@ -259,6 +241,7 @@ struct SnapshotsCommand: ParsableCommand {
     struct Changeset: ParsableCommand {
         static let exitCodes: [(ExitStatus, String)] = [
             (.success, "the changeset was written"),
+            (.schemaMismatch, "the versions have different schemas: no changeset joins them (a client downloads the whole snapshot); nothing is written"),
             (.inputMissing, "there is no such version"),
             (.cannotWrite, "the changeset file cannot be written"),
             (.ioError, "a snapshot cannot be read"),
@@ -277,7 +260,12 @@ struct SnapshotsCommand: ParsableCommand {
             let directory = location.directory
             var changeset: Data?
             try location.guarded {
-                changeset = try SnapshotChangeset.make(from: directory.snapshotPath(from), to: directory.snapshotPath(to))
+                do {
+                    changeset = try SnapshotChangeset.make(from: directory.snapshotPath(from), to: directory.snapshotPath(to))
+                } catch let mismatch as SnapshotChangeset.SchemaMismatch {
+                    printError("ingest: no changeset from \(from) to \(to): \(mismatch)")
+                    throw ExitStatus.schemaMismatch.exitCode
+                }
             }
             guard let changeset else { return }
             do { try OutputFile.write(changeset, to: out) } catch {

@@ -6,12 +6,17 @@ public enum ImportError: Error, Sendable, CustomStringConvertible {
     case mappingsDirectoryMissing(String)
     /// A mapping, rule or adapter set-up that cannot work; found before any feed is read.
     case configuration(String)
+    /// `current` exists but cannot be trusted (SNAPSHOT.md): the night stops
+    /// rather than take a damaged history for a first night.
+    case currentUnreadable(String)
 
     public var description: String {
         switch self {
         case .feedsDirectoryMissing(let path): return "feeds directory \(path) does not exist or is not a directory"
         case .mappingsDirectoryMissing(let path): return "mappings directory \(path) (--mappings) does not exist or is not a directory"
         case .configuration(let message): return "configuration error: \(message)"
+        case .currentUnreadable(let reason):
+            return "current cannot be read: \(reason); nothing was published. Switch current to a good version (ingest snapshots rollback VERSION), or run with --first-night to start a new history on purpose"
         }
     }
 }

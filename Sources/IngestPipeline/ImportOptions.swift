@@ -34,6 +34,10 @@ public struct ImportOptions: Sendable {
     /// parse; past it they are rejected `limit_exceeded` and the run goes
     /// on. A 1 GB feed parses in well under a minute on a slow night.
     public var feedTimeout: TimeInterval = 900
+    /// Build as on a first night (`--first-night`): `current`, readable or
+    /// not, is neither carried from nor compared with. Without it a
+    /// `current` that cannot be read stops the run.
+    public var firstNight = false
     /// `PRAGMA integrity_check` before publishing, besides the publish check (`--full-check`).
     public var fullCheck = false
     /// Where a dry run stages its database (`ScratchDirectory`), and where

@@ -43,7 +43,11 @@ public final class ImportRun {
             let version = options.dryRun ? "dry-run" : staging.directory.nextVersion(now: options.now)
             var clock = PhaseClock(logger: logger, announce: progress)
             let built = try build(setup, in: staging, version: version, clock: &clock, report: &report)
-            if options.dryRun || report.blocked != nil {
+            if report.blocked == nil, let previous = built.previous, try Self.holdsTheSameData(staging.path, as: previous, report: report) {
+                report.nothingNew = true
+                logger.info("nothing new to publish", metadata: ["event": "nothing_new", "current": "\(previous.version)"])
+            }
+            if options.dryRun || report.blocked != nil || report.nothingNew {
                 if !options.dryRun { unlink(staging.path) }
                 report.discardJournals()
                 report.phases = clock.laps
@@ -127,6 +131,14 @@ public final class ImportRun {
         return staging
     }
 
+    /// Whether the built snapshot is `previous` again (SNAPSHOT.md: a re-run
+    /// publishes nothing new). Any stock feed loaded tonight changes its
+    /// pharmacy's row, so only a night that loaded none is compared, row by row.
+    static func holdsTheSameData(_ staging: String, as previous: PreviousSnapshot, report: RunReport) throws -> Bool {
+        guard !report.feeds.contains(where: { $0.kind == FeedKind.stock.rawValue && $0.outcome == .loaded }) else { return false }
+        return try SnapshotContent.difference(old: previous.path, new: staging) == nil
+    }
+
     /// What a built snapshot brings to its publish.
     struct Built {
         var previous: PreviousSnapshot?
@@ -143,14 +155,16 @@ public final class ImportRun {
         clock.begin("reading reference data")
         // Yesterday's snapshot: carry-over source and the gates' yardstick.
         let previous: PreviousSnapshot?
-        do {
-            previous = try PreviousSnapshot.open(directory)
-        } catch {
-            // Tonight's data still publishes, but nothing is carried over and no gate or check compares: the report says so.
+        if options.firstNight {
             previous = nil
-            report.unreadableCurrent = "\(directory.currentVersion() ?? "current"): \(error)"
-            try report.warnings.append(Warning(file: "", line: 0, key: directory.currentVersion() ?? "current", code: .currentUnreadable,
-                                               message: "current (\(report.unreadableCurrent!)) cannot be read: nothing is carried over from it and no quality gate or check compares against it"))
+            if directory.currentLink() != .absent {
+                report.ignoredCurrent = directory.currentVersion() ?? "(damaged)"
+                try report.warnings.append(Warning(file: "", line: 0, key: directory.currentVersion() ?? "current", code: .firstNight,
+                                                   message: "--first-night: current is not read; nothing is carried over from it and no quality gate or check compares against it"))
+            }
+        } else {
+            // A damaged history stops the night (SNAPSHOT.md); --first-night is the operator's way past it.
+            do { previous = try PreviousSnapshot.open(directory) } catch { throw ImportError.currentUnreadable(error.description) }
         }
         report.previousVersion = previous?.version
         let reference = try ReferenceData.load(files, kinds: BuiltInFormats.references, runDate: runDate, previous: previous, report: &report)

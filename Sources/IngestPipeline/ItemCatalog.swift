@@ -6,7 +6,11 @@ import IngestSnapshot
 /// Feeds describe the same item more than once and not always alike. The rule
 /// is deterministic because feeds arrive in pharmacy-id order: the first feed
 /// to mention an item gives its fields, later feeds only fill fields it left
-/// empty.
+/// empty. It holds across nights (SNAPSHOT.md, "Across nights and
+/// versions"): yesterday's snapshot is the first mention of every item it
+/// held, so its row is the base tonight's feeds fill, and a field once known
+/// is never lost because tonight's first feed (an older format, a carried
+/// pharmacy taken after a fresh one) does not give it.
 ///
 /// Rows live in an array, found through a dictionary of positions, with a
 /// bit set of the fields each row still lacks: with 500 pharmacies nearly
@@ -26,10 +30,14 @@ struct ItemCatalog {
     private let overflow: ItemOverflow?
     private var overflowed = false
     let limit: Int
+    /// Yesterday's row of an item (`current`'s `items`), asked once, at the
+    /// item's first mention tonight; nil on a first night.
+    private let yesterday: ((String) throws -> ItemRow?)?
 
-    init(overflow: ItemOverflow? = nil, limit: Int = 100_000) {
+    init(overflow: ItemOverflow? = nil, limit: Int = 100_000, yesterday: ((String) throws -> ItemRow?)? = nil) {
         self.overflow = overflow
         self.limit = max(1, limit)
+        self.yesterday = yesterday
     }
 
     /// What the writer needs to know of the item before this offer.
@@ -47,6 +55,7 @@ struct ItemCatalog {
         static let producer = FillableFields(rawValue: 4)
         static let atc = FillableFields(rawValue: 8)
         static let activeSubstance = FillableFields(rawValue: 16)
+        static let all: FillableFields = [.packageCode, .gtin, .producer, .atc, .activeSubstance]
 
         /// The fields `row` leaves empty.
         init(missingIn row: ItemRow) {
@@ -96,27 +105,54 @@ struct ItemCatalog {
             found = positions[offer.aptcode]
         }
         guard let position = found else {
+            if let known = try yesterday?(offer.aptcode) {
+                // Yesterday's row is the first mention; this offer fills its gaps.
+                try append(known)
+                fill(positions[offer.aptcode]!, from: offer)
+                return Known(existed: false, packageCode: known.packageCode)
+            }
             try append(ItemRow(
                 aptcode: offer.aptcode, packageCode: offer.packageCode, gtin: offer.gtin, name: offer.name,
                 producer: offer.producer, atc: offer.atc, activeSubstance: offer.activeSubstance))
             return Known(existed: false, packageCode: nil)
         }
         let packageCode = rows[position].packageCode
-        let fills = missing[position].intersection(FillableFields(presentIn: offer))
-        if !fills.isEmpty {
-            if fills.contains(.packageCode) { rows[position].packageCode = offer.packageCode }
-            if fills.contains(.gtin) { rows[position].gtin = offer.gtin }
-            if fills.contains(.producer) { rows[position].producer = offer.producer }
-            if fills.contains(.atc) { rows[position].atc = offer.atc }
-            if fills.contains(.activeSubstance) { rows[position].activeSubstance = offer.activeSubstance }
-            missing[position].subtract(fills)
-        }
+        fill(position, from: offer)
         return Known(existed: true, packageCode: packageCode)
     }
 
-    /// An item kept from the previous snapshot (its pharmacy was carried over).
+    private mutating func fill(_ position: Int, from offer: StockOffer) {
+        fill(position, FillableFields(presentIn: offer), packageCode: offer.packageCode, gtin: offer.gtin, producer: offer.producer,
+             atc: offer.atc, activeSubstance: offer.activeSubstance)
+    }
+
+    /// Sets the fields of `present` that the row at `position` still lacks.
+    private mutating func fill(_ position: Int, _ present: FillableFields, packageCode: String?, gtin: String?, producer: String?,
+                               atc: String?, activeSubstance: String?) {
+        let fills = missing[position].intersection(present)
+        guard !fills.isEmpty else { return }
+        if fills.contains(.packageCode) { rows[position].packageCode = packageCode }
+        if fills.contains(.gtin) { rows[position].gtin = gtin }
+        if fills.contains(.producer) { rows[position].producer = producer }
+        if fills.contains(.atc) { rows[position].atc = atc }
+        if fills.contains(.activeSubstance) { rows[position].activeSubstance = activeSubstance }
+        missing[position].subtract(fills)
+    }
+
+    /// An item of a carried pharmacy, as yesterday's snapshot holds it: new
+    /// tonight, it comes as it was; already mentioned tonight (its row then
+    /// began from yesterday's too), it fills what is still empty.
     mutating func add(_ item: ItemRow) throws {
-        if try !contains(item.aptcode) { try append(item) }
+        var found = positions[item.aptcode]
+        if found == nil, overflowed, let stored = try overflow?.row(item.aptcode) {
+            try append(stored)
+            found = positions[item.aptcode]
+        }
+        guard let position = found else { return try append(item) }
+        fill(position, FillableFields(missingIn: item).symmetricDifference(.all), packageCode: item.packageCode, gtin: item.gtin,
+             producer: item.producer, atc: item.atc, activeSubstance: item.activeSubstance)
+        if rows[position].infoURL == nil { rows[position].infoURL = item.infoURL }
+        if rows[position].imageURL == nil { rows[position].imageURL = item.imageURL }
     }
 
     private mutating func append(_ row: ItemRow) throws {

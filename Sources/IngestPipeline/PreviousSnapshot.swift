@@ -17,11 +17,33 @@ final class PreviousSnapshot {
     let manifest: Manifest?
 
     /// The snapshot `current` points at; nil when there is none (the first
-    /// run). One that exists but cannot be read throws: the caller must say
-    /// so, never quietly compare tonight against nothing.
-    static func open(_ directory: SnapshotDirectory) throws -> PreviousSnapshot? {
-        guard let version = directory.currentVersion() else { return nil }
-        return try PreviousSnapshot(directory: directory, version: version)
+    /// run). A `current` that exists but cannot be trusted — not a link, a
+    /// link to nothing, a file that fails its manifest's SHA-256 or
+    /// `quick_check`, or one that does not open — throws `Unreadable`: a
+    /// damaged history is never quietly taken for a first night.
+    static func open(_ directory: SnapshotDirectory) throws(Unreadable) -> PreviousSnapshot? {
+        switch directory.currentLink() {
+        case .absent:
+            return nil
+        case .damaged(let why):
+            throw Unreadable(version: nil, reason: why)
+        case .version(let version):
+            if let problem = PublishedVersionCheck.problem(with: version, in: directory) {
+                throw Unreadable(version: version, reason: "\(version) \(problem)")
+            }
+            do {
+                return try PreviousSnapshot(directory: directory, version: version)
+            } catch {
+                throw Unreadable(version: version, reason: "\(version) cannot be read: \(error)")
+            }
+        }
+    }
+
+    /// Why `current` cannot be built on.
+    struct Unreadable: Error, CustomStringConvertible {
+        var version: String?
+        var reason: String
+        var description: String { reason }
     }
 
     private init(directory: SnapshotDirectory, version: String) throws {
@@ -131,6 +153,11 @@ final class PreviousSnapshot {
         return ItemRow(aptcode: statement.string(0) ?? "", packageCode: statement.string(1), gtin: statement.string(2),
                        name: statement.string(3) ?? "", producer: statement.string(4), atc: statement.string(5),
                        activeSubstance: statement.string(6), infoURL: statement.string(7), imageURL: statement.string(8))
+    }
+
+    /// Whether the file has an ordinary table of that name (an older schema may not).
+    func hasTable(_ name: String) throws -> Bool {
+        try !database.strings("SELECT name FROM sqlite_schema WHERE type = 'table' AND name = ?", .text(name)).isEmpty
     }
 
     func count(_ table: String) throws -> Int {

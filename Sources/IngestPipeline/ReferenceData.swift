@@ -51,12 +51,26 @@ struct ReferenceData {
                 validFrom[metaKey] = dated[inForce].validFrom
             }
         }
-        if set.isEmpty, let previous, try set.keep(from: previous) {
+        if set.isEmpty, let previous, try Self.canKeep(Set.self, from: previous, report: &report), try set.keep(from: previous) {
             if case .latestInForce(let metaKey) = Set.selection { validFrom[metaKey] = previous.meta[metaKey] }
             report.carriedOver.append(CarryOver(kind: .reference, key: Set.kind.rawValue, fromVersion: previous.version,
                                                 lastRefresh: nil, dropped: false, offers: nil))
         }
         sets[Set.kind] = set
+    }
+
+    /// Whether `previous` has every table of the kind. A `current` of an
+    /// older schema may lack a kind added since (SNAPSHOT.md: new tables
+    /// start empty): then nothing is kept, the report says so, and the kind
+    /// is carried from tonight's snapshot on. Asked here, before any
+    /// `keep(from:)`, so no kind's own query meets a missing table.
+    private static func canKeep<Set: ReferenceSet>(_ type: Set.Type, from previous: PreviousSnapshot, report: inout RunReport) throws -> Bool {
+        let missing = try Set.tables.map(\.name).filter { try !previous.hasTable($0) }
+        guard !missing.isEmpty else { return true }
+        try report.warnings.append(Warning(
+            file: "", line: 0, key: Set.kind.rawValue, code: .tableNotInCurrent,
+            message: "no \(Set.kind.rawValue) file tonight, and current (\(previous.version), schema \(previous.meta["schema_version"] ?? "?")) has no table \(missing.joined(separator: ", ")) to keep it from: it starts empty"))
+        return false
     }
 
     /// Every kind's rows into the snapshot, after items and offers.
@@ -165,6 +179,8 @@ struct ItemEnrichment {
 }
 
 extension WarningCode {
+    /// A reference kind with no file tonight whose table `current` (an older schema) lacks.
+    public static let tableNotInCurrent = WarningCode(rawValue: "table_not_in_current")
     /// The stock feed and the medicine register name different ATC codes for an item.
     public static let atcConflict = WarningCode(rawValue: "atc_conflict")
 }

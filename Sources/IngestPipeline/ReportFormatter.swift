@@ -42,6 +42,10 @@ public struct ReportFormatter {
         case nil: code = nil
         }
         if let version = report.publishedVersion { return "PUBLISHED \(version): \(totals)" }
+        if report.nothingNew {
+            return (report.dryRun ? "DRY RUN, nothing new to publish" : "NOTHING NEW TO PUBLISH")
+                + " (current \(report.previousVersion ?? "?") holds the same data): \(totals)"
+        }
         if let code { return (report.dryRun ? "WOULD NOT PUBLISH" : "NOT PUBLISHED") + " (\(code)): \(totals)" }
         return "DRY RUN, would publish: \(totals)"
     }
@@ -85,7 +89,7 @@ public struct ReportFormatter {
                 }
             }
         }
-        if report.unreadableCurrent != nil {
+        if report.ignoredCurrent != nil {
             lines.append("")
             lines.append("compared against: \(report.baseline); no quality gate, check or carry-over ran")
         }
@@ -105,6 +109,8 @@ public struct ReportFormatter {
         if let version = report.publishedVersion {
             lines.append("published \(version): \(counts)")
             if let path = report.snapshotPath { lines.append("snapshot: \(path)") }
+        } else if report.nothingNew {
+            lines.append("nothing new to publish: current \(report.previousVersion ?? "?") holds the same data and stays; \(counts)")
         } else if let blocked = report.blocked {
             lines.append((report.dryRun ? "WOULD NOT PUBLISH: " : "NOT PUBLISHED: ") + "\(blocked)")
         } else {

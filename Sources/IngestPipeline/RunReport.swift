@@ -16,6 +16,9 @@ public struct RunReport: Sendable {
     public var warnings: Journal<Warning>
     /// Set when the run finished but must not publish.
     public var blocked: PublishBlock?
+    /// The run built exactly the data `current` holds (a re-run, a night of
+    /// unchanged feeds): nothing is published, and that is no failure.
+    public var nothingNew = false
     /// Gates that failed and were overridden with --force.
     public var forcedGates: [QualityGates.Failure] = []
     /// How the wrong-data checks went (price shift, item count drop, duplicate stock).
@@ -24,13 +27,13 @@ public struct RunReport: Sendable {
     public var carriedOver: [CarryOver] = []
     /// The version the run compared against (`current` when it started).
     public var previousVersion: String?
-    /// `current` existed but could not be read (version: error): the run had no baseline.
-    public var unreadableCurrent: String?
+    /// `current` was there but not read, on the operator's word (`--first-night`): the run had no baseline.
+    public var ignoredCurrent: String?
 
     /// What the gates and checks compared against, in words.
     public var baseline: String {
         if let previousVersion { return "current \(previousVersion)" }
-        if let unreadableCurrent { return "none: current \(unreadableCurrent) could not be read" }
+        if let ignoredCurrent { return "none: current \(ignoredCurrent) was not read (--first-night)" }
         return "none: there is no current snapshot"
     }
     /// What killed runs had left (staging files, a dry run's folder), removed by this run.
@@ -80,4 +83,6 @@ public struct RunReport: Sendable {
 extension WarningCode {
     /// `current` exists but cannot be read: the run carries nothing over and compares with nothing.
     public static let currentUnreadable = WarningCode(rawValue: "current_unreadable")
+    /// `--first-night`: the run did not build on `current`.
+    public static let firstNight = WarningCode(rawValue: "first_night")
 }

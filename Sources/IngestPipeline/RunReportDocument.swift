@@ -123,6 +123,8 @@ public struct RunReportDocument: Codable, Sendable {
     @NullEncoded public var error: String?
     public var dryRun: Bool
     public var published: Bool
+    /// The run built exactly current's data, so it published nothing (exit 0).
+    public var nothingNew: Bool
     @NullEncoded public var publishedVersion: String?
     @NullEncoded public var previousVersion: String?
     /// Why nothing was published though the run finished: `empty_result` or `gates`.
@@ -150,6 +152,7 @@ public struct RunReportDocument: Codable, Sendable {
         case published, blocked, feeds, diff, rejects, checks, error, baseline
         case schemaVersion = "schema_version", importerVersion = "importer_version"
         case startedAt = "started_at", finishedAt = "finished_at", durationSeconds = "duration_seconds", exitStatus = "exit_status"
+        case nothingNew = "nothing_new"
         case dryRun = "dry_run", publishedVersion = "published_version", previousVersion = "previous_version"
         case failedGates = "failed_gates", forcedGates = "forced_gates", rowCounts = "row_counts"
         case rejectCounts = "reject_counts", warningCounts = "warning_counts", carriedOver = "carried_over", cleanedUp = "cleaned_up"
@@ -168,6 +171,7 @@ public struct RunReportDocument: Codable, Sendable {
         publishedVersion = report?.publishedVersion
         previousVersion = report?.previousVersion
         published = report?.publishedVersion != nil
+        nothingNew = report?.nothingNew ?? false
         switch report?.blocked {
         case .emptyResult?: blocked = "empty_result"
         case .gates?: blocked = "gates"

@@ -59,11 +59,7 @@ struct SortedOffers: Sendable {
             count += 1
             if offer.quantity != 0 { zero = false }
             if offer.quantity != nil { absent = false }
-            var line = TableDigest.Row()
-            line.text(offer.aptcode)
-            line.int(offer.priceCents)
-            line.int(offer.quantity)
-            digest.add(line)
+            digest.add(StockLoader.itemLine(aptcode: offer.aptcode, priceCents: offer.priceCents, quantity: offer.quantity))
             if head.count < SortedOffers.headCount { head.append(offer) }
         }
 

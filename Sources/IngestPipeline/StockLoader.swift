@@ -18,6 +18,8 @@ final class StockLoader {
     private var carryOver: CarryOverPlan
     /// The run's time, stamped on every pharmacy loaded fresh tonight.
     let loadedAt: String
+    /// The run's service-local date: data first loaded by a run of this date counts as tonight's.
+    let runDate: String
 
     private(set) var items: ItemCatalog
     private(set) var pharmacies: [PharmacyRow] = []
@@ -34,8 +36,21 @@ final class StockLoader {
     let checks: StockDataChecks
     let force: Bool
     private var summaries: (price: CheckSummary, items: CheckSummary, duplicates: CheckSummary)
-    /// Tonight's loaded feeds by their item-line digest, to find one pharmacy's stock under another's id.
-    private var digests: [UInt64: (pharmacyID: String, exportedAt: Int64, file: String, index: Int, candidate: StockFeedPlan.Candidate)] = [:]
+    /// Every stock the snapshot will hold by its item-line digest, to find
+    /// one pharmacy's stock under another's id: tonight's loaded feeds and
+    /// the pharmacies carried from `current` (skipped as unchanged
+    /// included), so a re-run catches what the first run caught.
+    private var digests: [UInt64: HeldStock] = [:]
+
+    /// One pharmacy's stock in the snapshot being built, for the duplicate check.
+    private struct HeldStock {
+        var pharmacyID: String
+        var exportedAt: Int64
+        var file: String
+        var index: Int
+        /// The feed it was loaded from tonight; nil for stock carried from `current`, which is never the copy.
+        var candidate: StockFeedPlan.Candidate?
+    }
 
     init(writer: SnapshotWriter, reference: ReferenceData, pricer: TierPricer, previous: PreviousSnapshot?, asOf: ExportTimestamp, maxStaleDays: Int,
          checks: StockDataChecks = StockDataChecks(), force: Bool = false) throws {
@@ -47,13 +62,14 @@ final class StockLoader {
             CheckSummary(check: RejectReason.itemCountDrop.rawValue, limit: checks.maxItemDropPercent < 100 ? "\(checks.maxItemDropPercent) %" : "off"),
             CheckSummary(check: RejectReason.duplicateStock.rawValue, limit: checks.duplicateMinItems > 0 ? "≥ \(checks.duplicateMinItems) items" : "off"))
         self.writer = writer
-        items = ItemCatalog(overflow: try ItemOverflow(writer: writer))
+        items = ItemCatalog(overflow: try ItemOverflow(writer: writer), yesterday: previous.map { previous in { try previous.item($0) } })
         registry = reference.registry
         enrichment = ItemEnrichment(reference)
         self.pricer = pricer
         self.previous = previous
         carryOver = CarryOverPlan(previousIDs: previous.map { Array($0.pharmacies.keys) } ?? [], asOf: asOf, maxStaleDays: maxStaleDays)
         self.loadedAt = asOf.iso8601
+        runDate = asOf.localDate
     }
 
     /// One pharmacy's parse result, in plan order.
@@ -153,8 +169,42 @@ final class StockLoader {
     /// the export itself bore: a feed loaded tonight is fresh tonight and is
     /// carried for `maxStaleDays` after, however old its export date.
     private func carry(_ pharmacyID: String, report: inout RunReport) throws {
-        guard let kept = try kept(pharmacyID, report: &report, write: { try writer.writeOffers(pharmacyID: pharmacyID, $0) }) else { return }
+        var lines = TableDigest()
+        guard let kept = try kept(pharmacyID, report: &report, write: { rows in
+            for row in rows { lines.add(Self.itemLine(aptcode: row.aptcode, priceCents: row.priceCents, quantity: row.quantity)) }
+            try writer.writeOffers(pharmacyID: pharmacyID, rows)
+        }) else { return }
         pharmacies.append(kept)
+        guard checks.duplicateMinItems > 0, kept.itemCount >= checks.duplicateMinItems else { return }
+        let held = HeldStock(pharmacyID: pharmacyID, exportedAt: ExportTimestamp.parseISO8601(kept.lastRefresh)?.epochSeconds ?? 0,
+                             file: "its data in version \(previous?.version ?? "")", index: pharmacies.count - 1, candidate: nil)
+        guard let other = digests[lines.value] else {
+            digests[lines.value] = held
+            return
+        }
+        // A feed loaded earlier tonight repeats stock the snapshot keeps for
+        // this pharmacy: that feed is the copy, whatever its date.
+        guard let candidate = other.candidate else { return }
+        summaries.duplicates.failed(other.pharmacyID, forced: force)
+        guard !force else { return }
+        try evict(other.pharmacyID, at: other.index, candidate: candidate,
+                  problem: StockDataChecks.Problem(reason: .duplicateStock, message: Self.copyOfHeldStock(
+                    count: kept.itemCount, copy: other.pharmacyID, copyFile: other.file, original: pharmacyID, version: previous?.version ?? "")),
+                  report: &report)
+        digests[lines.value] = held
+    }
+
+    /// One offer's item line as the duplicate check hashes it (aptcode, shelf price, quantity), as `SortedOffers` does for a feed.
+    static func itemLine(aptcode: String, priceCents: Int64, quantity: Int64?) -> TableDigest.Row {
+        var line = TableDigest.Row()
+        line.text(aptcode)
+        line.int(priceCents)
+        line.int(quantity)
+        return line
+    }
+
+    static func copyOfHeldStock(count: Int, copy: String, copyFile: String, original: String, version: String) -> String {
+        "the same \(count) item lines (aptcode, price, quantity) as the stock pharmacy \(original) keeps from version \(version): \(copyFile) is taken for a copy and pharmacy \(copy) keeps its data"
     }
 
     /// A pharmacy's data in `current`, priced with tonight's list and handed
@@ -198,7 +248,10 @@ final class StockLoader {
                         phone: known.phone, openHours: known.openHours, latitude: known.latitude, longitude: known.longitude,
                         lastRefresh: old.lastRefresh, itemCount: count, stale: true)
         } ?? old
-        row.stale = true
+        // An export first loaded by an earlier run of tonight's date is
+        // tonight's (a re-run keeps its pharmacies fresh); anything older is
+        // stale. A snapshot from before `loaded_at` cannot tell: stale.
+        row.stale = old.loadedAt.flatMap { ExportTimestamp.parseISO8601($0) }?.localDate != runDate
         row.itemCount = count
         row.loadedAt = old.loadedAt ?? old.lastRefresh
         entry.offers = count
@@ -247,7 +300,11 @@ final class StockLoader {
         }
         if problem == nil, checks.duplicateMinItems > 0, offers.count >= checks.duplicateMinItems, let loaded = result.loaded {
             let digest = offers.digest
-            if let other = digests[digest] {
+            if let other = digests[digest], other.candidate == nil {
+                try settle(StockDataChecks.Problem(reason: .duplicateStock, message: Self.copyOfHeldStock(
+                    count: offers.count, copy: id, copyFile: file, original: other.pharmacyID, version: previous?.version ?? "")),
+                           margin: 0, describe: "", in: &summaries.duplicates)
+            } else if let other = digests[digest], let otherCandidate = other.candidate {
                 // The newer export is the copy: its pharmacy keeps yesterday's data.
                 let thisIsNewer = header.exportedAt.epochSeconds != other.exportedAt
                     ? header.exportedAt.epochSeconds > other.exportedAt : precedesInByteOrder(other.file, file)
@@ -260,15 +317,15 @@ final class StockLoader {
                 } else {
                     summaries.duplicates.failed(other.pharmacyID, forced: force)
                     if !force {
-                        try evict(other.pharmacyID, at: other.index, candidate: other.candidate,
+                        try evict(other.pharmacyID, at: other.index, candidate: otherCandidate,
                                   problem: StockDataChecks.Problem(reason: .duplicateStock, message: message(other.pharmacyID, id, other.file, file)),
                                   report: &report)
                     }
-                    digests[digest] = (id, header.exportedAt.epochSeconds, file, pharmacies.count, loaded)
+                    digests[digest] = HeldStock(pharmacyID: id, exportedAt: header.exportedAt.epochSeconds, file: file, index: pharmacies.count, candidate: loaded)
                 }
             } else {
                 summaries.duplicates.evaluated += 1
-                digests[digest] = (id, header.exportedAt.epochSeconds, file, pharmacies.count, loaded)
+                digests[digest] = HeldStock(pharmacyID: id, exportedAt: header.exportedAt.epochSeconds, file: file, index: pharmacies.count, candidate: loaded)
             }
         }
         return problem

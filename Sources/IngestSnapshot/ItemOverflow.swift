@@ -3,7 +3,8 @@ import IngestCore
 /// Items the run's catalog could not keep in memory: a temporary table on
 /// the writer's connection (in SQLite's temporary file, never in the
 /// snapshot), merged with the same rule as the catalog's (the first mention
-/// gives the fields, later ones only fill what it left empty).
+/// gives the fields, later ones only fill what it left empty). Rows carried
+/// from yesterday bring their leaflet and image URLs, kept here too.
 ///
 /// Only a feed of hundreds of thousands of distinct items gets here; the
 /// national night's ten thousand items never do.
@@ -15,29 +16,30 @@ public final class ItemOverflow {
         try database.execute("""
             CREATE TEMP TABLE IF NOT EXISTS item_overflow(
                 aptcode TEXT PRIMARY KEY, package_code TEXT, gtin TEXT, name TEXT NOT NULL,
-                producer TEXT, atc TEXT, active_substance TEXT) WITHOUT ROWID
+                producer TEXT, atc TEXT, active_substance TEXT, info_url TEXT, image_url TEXT) WITHOUT ROWID
             """)
     }
 
     /// Rows the catalog held after those already here: they fill what the stored rows lack.
     public func store(_ rows: [ItemRow]) throws(SQLiteError) {
         let upsert = try database.cachedStatement("""
-            INSERT INTO temp.item_overflow(aptcode, package_code, gtin, name, producer, atc, active_substance)
-            VALUES (?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO temp.item_overflow(aptcode, package_code, gtin, name, producer, atc, active_substance, info_url, image_url)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT(aptcode) DO UPDATE SET
                 package_code = coalesce(package_code, excluded.package_code), gtin = coalesce(gtin, excluded.gtin),
                 producer = coalesce(producer, excluded.producer), atc = coalesce(atc, excluded.atc),
-                active_substance = coalesce(active_substance, excluded.active_substance)
+                active_substance = coalesce(active_substance, excluded.active_substance),
+                info_url = coalesce(info_url, excluded.info_url), image_url = coalesce(image_url, excluded.image_url)
             """)
         for row in rows {
             try upsert.run(.text(row.aptcode), .text(row.packageCode), .text(row.gtin), .text(row.name), .text(row.producer),
-                           .text(row.atc), .text(row.activeSubstance))
+                           .text(row.atc), .text(row.activeSubstance), .text(row.infoURL), .text(row.imageURL))
         }
     }
 
     public func row(_ aptcode: String) throws(SQLiteError) -> ItemRow? {
         let select = try database.cachedStatement(
-            "SELECT aptcode, package_code, gtin, name, producer, atc, active_substance FROM temp.item_overflow WHERE aptcode = ?")
+            "SELECT aptcode, package_code, gtin, name, producer, atc, active_substance, info_url, image_url FROM temp.item_overflow WHERE aptcode = ?")
         select.reset()
         try select.bind(aptcode, at: 1)
         defer { select.reset() }
@@ -47,13 +49,13 @@ public final class ItemOverflow {
     /// Every stored row in aptcode byte order (BINARY collation).
     public func forEachSorted(_ body: (ItemRow) throws -> Void) throws {
         let select = try database.prepare(
-            "SELECT aptcode, package_code, gtin, name, producer, atc, active_substance FROM temp.item_overflow ORDER BY aptcode")
+            "SELECT aptcode, package_code, gtin, name, producer, atc, active_substance, info_url, image_url FROM temp.item_overflow ORDER BY aptcode")
         while try select.step() { try body(Self.row(select)) }
     }
 
     private static func row(_ statement: SQLiteStatement) -> ItemRow {
         ItemRow(aptcode: statement.string(0) ?? "", packageCode: statement.string(1), gtin: statement.string(2),
                 name: statement.string(3) ?? "", producer: statement.string(4), atc: statement.string(5),
-                activeSubstance: statement.string(6))
+                activeSubstance: statement.string(6), infoURL: statement.string(7), imageURL: statement.string(8))
     }
 }

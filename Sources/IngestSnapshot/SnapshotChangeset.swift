@@ -20,11 +20,18 @@ public enum SnapshotChangeset {
         public var description: String { "table \(table) has no primary key: a changeset cannot carry it" }
     }
 
-    /// Two snapshots of different schema versions: their tables differ, so no changeset turns one into the other.
+    /// Two snapshots of different schemas (versions, or tables declared
+    /// differently under one version number, as when a reference kind is
+    /// added): no changeset turns one into the other.
     public struct SchemaMismatch: Error, CustomStringConvertible {
         public var old: Int64
         public var new: Int64
-        public var description: String { "the snapshots have schema versions \(old) and \(new): a client on the older one downloads the whole snapshot" }
+        /// Which tables differ, when the version numbers alone do not tell.
+        public var tables: String?
+        public var description: String {
+            let what = old != new ? "schema versions \(old) and \(new)" : "schema version \(new) but different tables (\(tables ?? ""))"
+            return "the snapshots have \(what): no changeset turns one into the other; a client on the older one downloads the whole snapshot"
+        }
     }
 
     /// At most this much of each file is memory-mapped while diffing;
@@ -43,6 +50,10 @@ public enum SnapshotChangeset {
         try database.execute("PRAGMA main.mmap_size = \(mappedBytes); PRAGMA old.mmap_size = \(mappedBytes)")
         let versions = (try database.scalarInt("PRAGMA old.user_version") ?? 0, try database.scalarInt("PRAGMA main.user_version") ?? 0)
         guard versions.0 == versions.1 else { throw SchemaMismatch(old: versions.0, new: versions.1) }
+        if let difference = SnapshotTableList.difference(old: try SnapshotTableList.tables(in: database, schema: "old"),
+                                                         new: try SnapshotTableList.tables(in: database)) {
+            throw SchemaMismatch(old: versions.0, new: versions.1, tables: difference)
+        }
         let tables = try changedTables(in: database)
         var session: OpaquePointer?
         var code = sqlite3session_create(database.handle, "main", &session)
@@ -85,9 +96,7 @@ public enum SnapshotChangeset {
     /// Every ordinary table of the newer snapshot: not the search indexes
     /// (virtual) nor their shadow tables, nor SQLite's own.
     static func changedTables(in database: SQLiteDatabase) throws -> [String] {
-        let tables = try database.strings("""
-            SELECT name FROM pragma_table_list WHERE schema = 'main' AND type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name
-            """)
+        let tables = try SnapshotTableList.tables(in: database).map(\.name)
         for table in tables {
             let keyed = try database.scalarInt("SELECT count(*) FROM pragma_table_info('\(table)') WHERE pk > 0") ?? 0
             if keyed == 0 { throw TableWithoutKey(table: table) }

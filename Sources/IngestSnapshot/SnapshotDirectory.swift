@@ -47,6 +47,36 @@ public struct SnapshotDirectory: Sendable {
         return String(name.dropLast(".sqlite".count))
     }
 
+    /// What `current` is, told apart as a run must: absent (a first night),
+    /// a link to a published version, or anything else (a regular file, a
+    /// directory, a link to a missing or foreign file), which is a damaged
+    /// history and never a first night.
+    public enum CurrentLink: Equatable, Sendable {
+        case absent
+        case version(String)
+        case damaged(String)
+    }
+
+    public func currentLink() -> CurrentLink {
+        var status = stat()
+        guard lstat(currentPath, &status) == 0 else {
+            return errno == ENOENT ? .absent : .damaged("lstat failed: \(String(cString: strerror(errno)))")
+        }
+        guard status.st_mode & S_IFMT == S_IFLNK else {
+            let what = status.st_mode & S_IFMT == S_IFDIR ? "a directory" : "a regular file or other non-link"
+            return .damaged("\(currentPath) is \(what), not a symbolic link to a version")
+        }
+        guard let version = currentVersion() else {
+            let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: currentPath)) ?? "?" // absence: said in the message
+            return .damaged("\(currentPath) points at \(target), which is no <version>.sqlite")
+        }
+        var target = stat()
+        guard stat(snapshotPath(version), &target) == 0 else {
+            return .damaged("\(currentPath) points at \(version).sqlite, which does not exist")
+        }
+        return .version(version)
+    }
+
     /// Published versions, oldest first. A version is published once its
     /// `.sqlite` file exists (the manifest is written before it).
     public func versions() -> [String] {

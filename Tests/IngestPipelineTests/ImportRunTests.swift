@@ -16,9 +16,11 @@ import Testing
         return feeds
     }
 
-    private func options(_ temporary: TemporaryDirectory, feeds: String, dryRun: Bool = false) -> ImportOptions {
+    /// `daysLater`: the run's time that many days from now (a later night).
+    private func options(_ temporary: TemporaryDirectory, feeds: String, dryRun: Bool = false, daysLater: Double = 0) -> ImportOptions {
         ImportOptions(feedsDirectory: feeds, snapshotsDirectory: "\(temporary.path)/snapshots",
-                      mappingsDirectory: RepositoryFiles.mappingsDirectory, dryRun: dryRun, parseThreads: 2)
+                      mappingsDirectory: RepositoryFiles.mappingsDirectory, dryRun: dryRun, parseThreads: 2,
+                      asOf: Date().addingTimeInterval(daysLater * 86_400))
     }
 
     @Test func sampleFeedsLoadWithExactCents() throws {
@@ -68,7 +70,8 @@ import Testing
         let temporary = TemporaryDirectory()
         let feeds = try sampleFeeds(in: temporary)
         let first = try ImportRun(options: options(temporary, feeds: feeds)).run().publishedVersion
-        let second = try ImportRun(options: options(temporary, feeds: feeds)).run().publishedVersion
+        // The next night with no new feed: every pharmacy goes stale, which is new data.
+        let second = try ImportRun(options: options(temporary, feeds: feeds, daysLater: 1)).run().publishedVersion
         let directory = SnapshotDirectory(path: "\(temporary.path)/snapshots")
         #expect(first != nil && second != nil && first! < second!)
         #expect(directory.versions() == [first!, second!])
@@ -156,7 +159,7 @@ import Testing
         let temporary = TemporaryDirectory()
         let feeds = try sampleFeeds(in: temporary)
         let first = try ImportRun(options: options(temporary, feeds: feeds)).run().publishedVersion
-        let run = ImportRun(options: options(temporary, feeds: feeds))
+        let run = ImportRun(options: options(temporary, feeds: feeds, daysLater: 1))
         run.faultInjector = { if $0 == .beforeSwitch { throw Injected() } }
         #expect(throws: Injected.self) { try run.run() }
         let directory = SnapshotDirectory(path: "\(temporary.path)/snapshots")

@@ -22,11 +22,12 @@ import Testing
 
     /// `daysLater`: the run's time (`--as-of`) that many days after now.
     private func options(_ temporary: TemporaryDirectory, _ feeds: String, dryRun: Bool = false, force: Bool = false,
-                         daysLater: Double = 0) -> ImportOptions {
+                         daysLater: Double = 0, firstNight: Bool = false) -> ImportOptions {
         var options = ImportOptions(feedsDirectory: feeds, snapshotsDirectory: "\(temporary.path)/snapshots",
                                     mappingsDirectory: RepositoryFiles.mappingsDirectory, dryRun: dryRun, parseThreads: 2,
                                     asOf: Date().addingTimeInterval(daysLater * 86_400))
         options.force = force
+        options.firstNight = firstNight
         return options
     }
 
@@ -47,7 +48,8 @@ import Testing
         cut.includeTrailer = false
         temporary.write("feeds/rax_1003.txt", bytes: cut.bytes)
 
-        let report = try ImportRun(options: options(temporary, feeds)).run()
+        // The next night (data first loaded by a run of the same date would still count as tonight's).
+        let report = try ImportRun(options: options(temporary, feeds, daysLater: 1)).run()
         #expect(report.publishedVersion != nil)
         let db = try query(temporary)
         #expect(db.rows("SELECT stale, last_refresh, item_count FROM pharmacies WHERE id = '1003'").first == ["1", yesterday, "10"])
@@ -63,9 +65,11 @@ import Testing
         #expect(carried.message?.contains(first) == true)
     }
 
-    /// A `current` that cannot be read is never taken for "no current":
-    /// the run publishes tonight's data, warns, and says it compared with nothing.
-    @Test func anUnreadableCurrentIsAWarningAndTheReportSaysTheGatesHadNoBaseline() throws {
+    /// A `current` that cannot be read is never taken for "no current"
+    /// (SNAPSHOT.md, "Across nights and versions"): the run stops with
+    /// nothing published; `--first-night` publishes tonight's data, warns,
+    /// and says it compared with nothing.
+    @Test func anUnreadableCurrentStopsTheRunUnlessFirstNightIsGiven() throws {
         let temporary = TemporaryDirectory()
         let feeds = writeFeeds(temporary, pharmacies: 0..<4, daysAgo: 1)
         let first = try #require(try ImportRun(options: options(temporary, feeds)).run().publishedVersion)
@@ -73,13 +77,22 @@ import Testing
         try Data(repeating: 0x5A, count: 8192).write(to: URL(fileURLWithPath: directory.snapshotPath(first)))
         _ = writeFeeds(temporary, pharmacies: 0..<2, daysAgo: 0)
         for index in 2..<4 { try FileManager.default.removeItem(atPath: "\(feeds)/rax_\(1000 + index).txt") }
-        let report = try ImportRun(options: options(temporary, feeds)).run()
+        do {
+            _ = try ImportRun(options: options(temporary, feeds, daysLater: 1)).run()
+            Issue.record("a damaged current was built on")
+        } catch ImportError.currentUnreadable(let reason) {
+            #expect(reason.hasPrefix("\(first) does not match its manifest: SHA-256 "), "\(reason)")
+        }
+        #expect(directory.versions() == [first])
+        #expect(directory.currentVersion() == first)
+
+        let report = try ImportRun(options: options(temporary, feeds, daysLater: 1, firstNight: true)).run()
         #expect(report.publishedVersion != nil, "half the pharmacies would fail the gate against a readable current")
         #expect(report.previousVersion == nil)
-        #expect(report.baseline.hasPrefix("none: current \(first): ") && report.baseline.hasSuffix(" could not be read"))
-        #expect(report.warningCounts[.currentUnreadable] == 1)
+        #expect(report.warningCounts[.firstNight] == 1)
+        #expect(ReportFormatter().format(report).contains("compared against: none: current \(first) was not read (--first-night)"))
         #expect(report.carriedOver.isEmpty)
-        #expect(ReportFormatter().format(report).contains("compared against: none: current \(first)"))
+        #expect(try query(temporary).int("SELECT count(*) FROM pharmacies") == 2)
     }
 
     @Test func carriedOffersAreDroppedWhenTooOld() throws {
