@@ -28,10 +28,19 @@ public enum BuiltInFormats {
     public static var adapters: [any FeedAdapter] { stock + references.map { $0.adapter } }
 
     /// The snapshot tables the reference kinds bring, after the core ones.
-    public static var schema: SnapshotSchema { SnapshotSchema(adding: references.flatMap { $0.tables }) }
+    public static var schema: SnapshotSchema { schema(references) }
+
+    static func schema(_ references: [any ReferenceSet.Type]) -> SnapshotSchema {
+        SnapshotSchema(adding: references.flatMap { $0.tables })
+    }
 
     /// The built-in adapters plus one per mapping file in `mappingsDirectory`.
     public static func catalog(mappingsDirectory: String) throws(MappingError) -> AdapterCatalog {
+        try catalog(mappingsDirectory: mappingsDirectory, references: references)
+    }
+
+    /// The same with other reference kinds (a test's, beside or instead of the built-in ones).
+    static func catalog(mappingsDirectory: String, references: [any ReferenceSet.Type]) throws(MappingError) -> AdapterCatalog {
         AdapterCatalog(stock + AdapterCatalog.mappedAdapters(try MappingLoader.loadAll(directory: mappingsDirectory))
             + references.map { $0.adapter })
     }

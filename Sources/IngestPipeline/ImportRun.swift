@@ -21,9 +21,21 @@ public final class ImportRun {
     /// Told each phase as it begins, and the stock feeds' bytes and offers as they are written; on the writer thread.
     public var progress: ((RunProgress) -> Void)?
 
-    public init(options: ImportOptions, catalog: AdapterCatalog? = nil, logger: Logger = Logger(label: "ingest")) {
+    /// The reference kinds, in load order: the built-in ones, or a test's
+    /// (a kind is pluggable as a stock format is through `catalog`).
+    let references: [any ReferenceSet.Type]
+    /// The tables the snapshot gets: the core ones and those of `references`.
+    let schema: SnapshotSchema
+
+    public convenience init(options: ImportOptions, catalog: AdapterCatalog? = nil, logger: Logger = Logger(label: "ingest")) {
+        self.init(options: options, catalog: catalog, references: BuiltInFormats.references, logger: logger)
+    }
+
+    init(options: ImportOptions, catalog: AdapterCatalog? = nil, references: [any ReferenceSet.Type], logger: Logger = Logger(label: "ingest")) {
         self.options = options
         self.catalog = catalog
+        self.references = references
+        schema = BuiltInFormats.schema(references)
         self.logger = logger
     }
 
@@ -82,13 +94,13 @@ public final class ImportRun {
             throw ImportError.mappingsDirectoryMissing(options.mappingsDirectory)
         }
         do {
-            catalog = try self.catalog ?? BuiltInFormats.catalog(mappingsDirectory: options.mappingsDirectory)
+            catalog = try self.catalog ?? BuiltInFormats.catalog(mappingsDirectory: options.mappingsDirectory, references: references)
             configuredRules = try PatientPriceRulesLoader.load(directory: options.mappingsDirectory)
         } catch let error as MappingError {
             throw ImportError.configuration(error.description)
         }
         let inventory = try FeedInventory(directory: options.feedsDirectory)
-        let files = FeedClassification(inventory, catalog: catalog, referenceKinds: Set(BuiltInFormats.references.map { $0.kind }))
+        let files = FeedClassification(inventory, catalog: catalog, referenceKinds: Set(references.map { $0.kind }))
         report.feeds += files.settled
         var rules = configuredRules
         if rules == nil, !(files.references[.reimbursementList] ?? []).isEmpty || !mappingsPresent {
@@ -167,7 +179,7 @@ public final class ImportRun {
             do { previous = try PreviousSnapshot.open(directory) } catch { throw ImportError.currentUnreadable(error.description) }
         }
         report.previousVersion = previous?.version
-        let reference = try ReferenceData.load(files, kinds: BuiltInFormats.references, runDate: runDate, previous: previous, report: &report)
+        let reference = try ReferenceData.load(files, kinds: references, runDate: runDate, previous: previous, report: &report)
         clock.lap("reference data")
         let splitter = ChainFileSplitter(spillPrefix: stagingPath + ".part-", threads: options.parseThreads, timeout: options.feedTimeout)
         defer { splitter.removeSpills() }
@@ -180,7 +192,7 @@ public final class ImportRun {
         let asOf = options.asOfTimestamp
         let plan = StockFeedPlan(files.stock + chains.candidates,
                                  current: previous?.currentStock(latestValid: asOf.epochSeconds + PharmacyFeedParser.futureTolerance) ?? [:])
-        let writer = try SnapshotWriter(path: stagingPath, schema: BuiltInFormats.schema)
+        let writer = try SnapshotWriter(path: stagingPath, schema: schema)
         let pricer = TierPricer(rules: setup.rules, catalog: reference.reimbursement)
         clock.begin("parsing stock feeds")
         try load(plan, reference: reference, pricer: pricer, previous: previous, writer: writer, stagingPath: stagingPath, report: &report)
@@ -239,7 +251,7 @@ public final class ImportRun {
             },
             rejects: { try finished.rejects.save(to: $0) }, warnings: { try finished.warnings.save(to: $0) })
         publication.offers = built.offersDigest
-        publication.datasetteMetadata = try DatasetteMetadata.encoded(schema: BuiltInFormats.schema, version: version)
+        publication.datasetteMetadata = try DatasetteMetadata.encoded(schema: schema, version: version)
         publication.fullCheck = options.fullCheck
         _ = try publisher.publish(stagingPath: staging.path, publication)
         report.publishedVersion = version
@@ -301,7 +313,7 @@ public final class ImportRun {
             progress?(RunProgress(phase: "parsing stock feeds", doneBytes: done, totalBytes: total, offers: offers))
         }
         try loader.finish(report: &report)
-        try reference.write(to: writer, kinds: BuiltInFormats.references)
+        try reference.write(to: writer, kinds: references)
     }
 
     private func manifest(for report: RunReport, version: String, directory: SnapshotDirectory, snapshot: Manifest.SnapshotFile) -> Manifest {

@@ -38,4 +38,22 @@ import Testing
         #expect(try database.scalarInt("SELECT count(*) FROM pharmacies WHERE stale = 1") == 0)
         try database.close()
     }
+
+    /// SNAPSHOT.md: the same arguments and `--as-of` give byte-identical
+    /// files (the version and `created_at` come from `--as-of`, not the clock).
+    @Test func testdbTwiceWithTheSameArgumentsIsTheSameFile() throws {
+        let temporary = TemporaryDirectory()
+        let arguments = ["--pharmacies", "6", "--items", "60", "--seed", "3", "--as-of", "2026-11-20"]
+        for name in ["a", "b"] {
+            let result = try CommandRunner.ingest(["testdb", "--out", "\(name).sqlite"] + arguments, in: temporary.path)
+            #expect(result.status == 0, "\(result.stderr)")
+            Thread.sleep(forTimeInterval: 1.1) // a clock that leaked into the file would show across a second
+        }
+        let a = try Data(contentsOf: URL(fileURLWithPath: "\(temporary.path)/a.sqlite"))
+        let b = try Data(contentsOf: URL(fileURLWithPath: "\(temporary.path)/b.sqlite"))
+        #expect(a.count > 0)
+        #expect(a == b)
+        let query = try SnapshotQuery("\(temporary.path)/a.sqlite")
+        #expect(query.value("SELECT value FROM meta WHERE key = 'created_at'") == "2026-11-19T22:00:00Z")
+    }
 }
