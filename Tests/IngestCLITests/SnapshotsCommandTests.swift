@@ -71,11 +71,13 @@ import Testing
     @Test func pruneKeepsNewestAndCurrent() throws {
         let temporary = TemporaryDirectory()
         let snapshots = "\(temporary.path)/s"
-        for price in ["1,00", "2,00", "3,00"] {
-            #expect(try CommandRunner.ingest(["--feeds", feeds(temporary, pharmacies: 1, price: price), "--snapshots", snapshots]).status == 0)
+        // Three nights, each export newer (the same export again would publish nothing new).
+        for (price, daysAgo) in [("1,00", 3.0), ("2,00", 2.0), ("3,00", 1.0)] {
+            #expect(try CommandRunner.ingest(["--feeds", feeds(temporary, pharmacies: 1, price: price, daysAgo: daysAgo), "--snapshots", snapshots]).status == 0)
         }
         let directory = SnapshotDirectory(path: snapshots)
         let versions = directory.versions()
+        try #require(versions.count == 3)
         let prune = try CommandRunner.ingest(["snapshots", "prune", "--keep", "1", "--snapshots", snapshots])
         #expect(prune.status == 0)
         #expect(directory.versions() == [versions[2]])
