@@ -101,7 +101,7 @@ struct RunReportPage {
             if let path = report.snapshotPath { facts.append(Fact(label: "snapshot", value: path, figure: "snapshot")) }
         }
         let counts = report?.rowCounts ?? [:]
-        let stale = report?.carriedOver.filter { $0.kind == .pharmacy && !$0.dropped }.count ?? 0
+        let stale = report?.stalePharmacies ?? 0
         totals = [
             Fact(label: "pharmacies", value: String(counts["pharmacies", default: 0]), figure: "pharmacies"),
             Fact(label: "fresh", value: String(counts["pharmacies", default: 0] - stale), figure: "fresh"),

@@ -30,7 +30,7 @@ public struct ReportFormatter {
     public func verdict(_ report: RunReport, elapsed: TimeInterval? = nil) -> String {
         func count(_ number: Int, _ one: String, _ many: String) -> String { "\(number) \(number == 1 ? one : many)" }
         let pharmacies = report.rowCounts["pharmacies", default: 0]
-        let stale = report.carriedOver.filter { $0.kind == .pharmacy && !$0.dropped }.count
+        let stale = report.stalePharmacies
         var totals = "\(count(pharmacies, "pharmacy", "pharmacies")) (\(pharmacies - stale) fresh, \(stale) stale), "
             + "\(count(report.rowCounts["offers", default: 0], "offer", "offers")), \(count(report.rejects.total, "reject", "rejects")), "
             + count(report.warnings.total, "warning", "warnings")

@@ -23,6 +23,9 @@ public struct RunReport: Sendable {
     public var forcedGates: [QualityGates.Failure] = []
     /// How the wrong-data checks went (price shift, item count drop, duplicate stock).
     public var checks: [CheckSummary] = []
+    /// Pharmacies the snapshot marks stale. Not every carried one: data a
+    /// run of tonight's date loaded stays fresh when a re-run carries it.
+    public var stalePharmacies = 0
     /// What was kept from the previous snapshot.
     public var carriedOver: [CarryOver] = []
     /// The version the run compared against (`current` when it started).

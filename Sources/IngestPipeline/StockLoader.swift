@@ -140,7 +140,9 @@ final class StockLoader {
         }
         try writer.writeItems(batch)
         // A pharmacy evicted as a duplicate with nothing to carry leaves an empty slot (itemCount -1).
-        try writer.writePharmacies(pharmacies.filter { $0.itemCount >= 0 })
+        let written = pharmacies.filter { $0.itemCount >= 0 }
+        report.stalePharmacies = written.filter(\.stale).count
+        try writer.writePharmacies(written)
     }
 
     /// Offers written before their item's package code was known.

@@ -32,7 +32,9 @@ public enum PublishedVersionCheck {
             guard digest == manifest.snapshot.sha256 else {
                 return "does not match its manifest: SHA-256 \(digest), the manifest says \(manifest.snapshot.sha256)"
             }
-            let findings = try results.quickCheck!.get()
+            // A file damaged enough makes quick_check itself fail (SQLITE_CORRUPT): the same verdict.
+            let findings: [String]
+            do { findings = try results.quickCheck!.get() } catch { return "fails PRAGMA quick_check: \(error)" }
             return findings == ["ok"] ? nil : "fails PRAGMA quick_check: \(findings.prefix(3).joined(separator: "; "))"
         } catch {
             return "cannot be checked: \(error)"
