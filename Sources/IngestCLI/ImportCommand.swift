@@ -69,6 +69,9 @@ struct ImportCommand: ParsableCommand {
     @Flag(name: .long, help: "Also run PRAGMA integrity_check before publishing (several times slower than the publish check).")
     var fullCheck = false
 
+    @Option(name: .long, help: ArgumentHelp("Days of price history kept (price_history); the price in force at the window's start stays too.", valueName: "days"))
+    var historyDays = 400
+
     @Flag(name: .long, help: "Build as a first night: carry nothing over from current and compare nothing with it. Without it, a current that cannot be read stops the run (exit 70).")
     var firstNight = false
 
@@ -82,6 +85,7 @@ struct ImportCommand: ParsableCommand {
 
     func validate() throws {
         guard keep >= 1 else { throw ValidationError("--keep must be at least 1") }
+        guard historyDays >= 0 else { throw ValidationError("--history-days must be 0 or more") }
         if let threads, threads < 1 { throw ValidationError("--threads must be at least 1") }
         for (name, value) in [("--max-offer-drop", maxOfferDrop), ("--max-pharmacy-drop", maxPharmacyDrop), ("--max-reject-rate", maxRejectRate)]
         where !(0...100).contains(value) {
@@ -111,6 +115,7 @@ struct ImportCommand: ParsableCommand {
         options.feedTimeout = feedTimeout
         options.fullCheck = fullCheck
         options.firstNight = firstNight
+        options.historyDays = historyDays
         options.checks = StockDataChecks(maxPriceRatio: maxPriceRatio, maxItemDropPercent: maxItemDrop, duplicateMinItems: duplicateStockMinItems)
 
         let logger = Logger(label: "ingest")

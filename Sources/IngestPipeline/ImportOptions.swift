@@ -38,6 +38,8 @@ public struct ImportOptions: Sendable {
     /// not, is neither carried from nor compared with. Without it a
     /// `current` that cannot be read stops the run.
     public var firstNight = false
+    /// Days of `price_history` kept (`--history-days`); the price in force at the window's start stays too.
+    public var historyDays = 400
     /// `PRAGMA integrity_check` before publishing, besides the publish check (`--full-check`).
     public var fullCheck = false
     /// Where a dry run stages its database (`ScratchDirectory`), and where

@@ -209,6 +209,7 @@ public final class ImportRun {
         meta.merge(reference.validFrom) { own, _ in own }
         try writer.writeMeta(meta)
         try writer.finish()
+        try PriceHistory.write(to: writer, previous: previous, asOf: options.asOfTimestamp, keepDays: options.historyDays)
         // FTS5's integrity-check is an INSERT: on the writer's connection, before it closes.
         if let problems = try PublishCheck.searchIndexProblems(in: writer.database) {
             throw SnapshotPublisher.IntegrityFailure(findings: problems)

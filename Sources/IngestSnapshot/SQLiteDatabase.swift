@@ -19,7 +19,8 @@ public final class SQLiteDatabase {
         _ = Self.configured
         self.path = path
         var connection: OpaquePointer?
-        let flags = readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
+        // URI file names (`file:…?mode=ro`) let a writer attach a published file read-only.
+        let flags = (readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)) | SQLITE_OPEN_URI
         let code = sqlite3_open_v2(path, &connection, flags | SQLITE_OPEN_NOMUTEX, nil)
         guard code == SQLITE_OK else {
             let error = SQLiteError(code: code, connection: connection, sql: nil)

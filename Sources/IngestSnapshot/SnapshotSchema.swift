@@ -5,7 +5,8 @@
 public struct SnapshotSchema: Sendable {
     /// 2: `gs1_children` and `reimbursement_diagnoses` gained a `position` and a primary key, so that changesets carry them.
     /// 3: `items` is a rowid table and both search indexes take their text from it (`content`), so that generic clients find them.
-    public static let version = 3
+    /// 4: `price_history`, each offer's shelf prices over the nights (SNAPSHOT.md "Price history").
+    public static let version = 4
     /// `PRAGMA application_id` of every snapshot ("INGS"): a file tells what
     /// it is (`file(1)` and readers check it), beside `user_version` = `version`.
     public static let applicationID: Int32 = 0x494E_4753
@@ -83,6 +84,17 @@ public struct SnapshotSchema: Sendable {
                 ("price_90_cents", "Patient pays at the 90 % tier, euro cents; empty without that tier"),
                 ("price_100_cents", "Patient pays at the 100 % tier, euro cents; empty without that tier"),
             ])),
+        SnapshotTable(name: "price_history", create: """
+            CREATE TABLE price_history(
+                pharmacy_id TEXT NOT NULL REFERENCES pharmacies(id), aptcode TEXT NOT NULL REFERENCES items(aptcode),
+                since TEXT NOT NULL, price_cents INTEGER NOT NULL,
+                PRIMARY KEY (pharmacy_id, aptcode, since)
+            ) WITHOUT ROWID
+            """, analysed: false,
+            about: TableAbout("Price history", "Each shelf price an offer has had, from the export that first showed it; kept for --history-days, with the price in force at the window's start.", columns: [
+                ("pharmacy_id", "Pharmacy"), ("aptcode", "Item"), ("since", "Export time of the feed that first showed this price"),
+                ("price_cents", "Shelf price, euro cents"),
+            ], sort: "since")),
     ]
 
     /// The search indexes over `items`, both external-content FTS5 tables:

@@ -131,13 +131,14 @@ import Testing
         #expect(ReportFormatter().verdict(first).hasPrefix("PUBLISHED \(version): 14 pharmacies (13 fresh, 1 stale), "))
     }
 
-    /// Makes a published version look as the previous schema wrote it: the
-    /// GS1 tables gone, `user_version` 2, its manifest's SHA-256 and size
-    /// matching the changed file (so it is a good `current`, only older).
+    /// Makes a published version look as an older schema wrote it: the GS1
+    /// tables gone (a kind added later) and `price_history` (schema 4's),
+    /// `user_version` 2, its manifest's SHA-256 and size matching the changed
+    /// file (so it is a good `current`, only older).
     static func downgrade(_ version: String, in directory: SnapshotDirectory) throws {
         let path = directory.snapshotPath(version)
         let database = try SQLiteDatabase(path: path)
-        try database.execute("DROP TABLE gs1_children; DROP TABLE gs1_items; PRAGMA user_version = 2; UPDATE meta SET value = '2' WHERE key = 'schema_version'")
+        try database.execute("DROP TABLE gs1_children; DROP TABLE gs1_items; DROP TABLE price_history; PRAGMA user_version = 2; UPDATE meta SET value = '2' WHERE key = 'schema_version'")
         try database.close()
         var manifest = try directory.readManifest(version)
         manifest.snapshot.sha256 = try FileDigest.sha256(path: path)
@@ -198,7 +199,7 @@ import Testing
         #expect(keys == [
             ["atc", "code"], ["diagnosis_legend", "code"], ["gs1_children", "parent_gtin,position"], ["gs1_items", "gtin"],
             ["icd10", "code"], ["items", "aptcode"], ["medicine_register", "package_code"], ["meta", "key"],
-            ["offers", "pharmacy_id,aptcode"], ["pharmacies", "id"], ["reimbursement_diagnoses", "package_code,rate,position"],
+            ["offers", "pharmacy_id,aptcode"], ["pharmacies", "id"], ["price_history", "pharmacy_id,aptcode,since"], ["reimbursement_diagnoses", "package_code,rate,position"],
             ["reimbursements", "package_code,rate"],
         ].map { $0.map(Optional.some) })
     }

@@ -335,6 +335,8 @@ enum NightsModel {
         var pharmacies: [String: Pharmacy] = [:]
         /// Items by aptcode: package code (nil until some mention gives it).
         var itemPackages: [String: String?] = [:]
+        /// Price history by "pharmacy aptcode": (since, shelf price), oldest first.
+        var history: [String: [[Int64]]] = [:]
     }
 
     /// What a pharmacy's file tonight is, seen by the rules.

@@ -164,7 +164,8 @@ import Testing
             func attempt(hours: Int, label: String) throws {
                 let time = run + Int64(hours) * 3600
                 let listIndex = lists.lastIndex { $0.validFrom <= NightsModel.localDate(time) }!
-                let expected = oracle(previous: current?.state, files: files, run: time, renames: renames)
+                let expected = oracle(previous: current?.state, files: files, run: time, renames: renames,
+                                      previousHasHistory: !(current?.oldSchema ?? false))
                 let nothingNew = current.map { !$0.oldSchema && $0.state == expected && $0.listIndex == listIndex && $0.registry == renames } ?? false
                 let report = try importRun(hours: hours)
                 if (current?.oldSchema ?? false), report.warningCounts[.tableNotInCurrent] != 1 {
@@ -203,7 +204,7 @@ import Testing
 
     /// What tonight's snapshot must hold, from yesterday's and tonight's files (SNAPSHOT.md, FEEDS.md).
     static func oracle(previous: NightsModel.State?, files: [String: (event: NightsModel.Event, sent: NightsModel.Sent)],
-                       run: Int64, renames: Int) -> NightsModel.State {
+                       run: Int64, renames: Int, previousHasHistory: Bool = true) -> NightsModel.State {
         var state = NightsModel.State()
         var mentions: [String: String] = [:] // aptcode → package code, from tonight's loaded feeds
         for id in NightsModel.pharmacies {
@@ -233,6 +234,19 @@ import Testing
                 kept.stale = NightsModel.localDate(kept.loadedAt) != NightsModel.localDate(run)
                 if let (name, region) = registryEntry(id, renames: renames) { (kept.name, kept.region) = (name, region) }
                 state.pharmacies[id] = kept
+            }
+        }
+        // SNAPSHOT.md "Price history": yesterday's rows of every offer still held (a `current`
+        // without the table gives each of its offers one row, since its export), and a row
+        // where tonight's price differs from the latest.
+        for (id, pharmacy) in state.pharmacies {
+            for (aptcode, offer) in pharmacy.offers {
+                var rows: [[Int64]] = []
+                if let old = previous?.pharmacies[id], let before = old.offers[aptcode] {
+                    rows = previousHasHistory ? previous?.history["\(id) \(aptcode)"] ?? [] : [[old.lastRefresh, before.cents]]
+                }
+                if rows.last?[1] != offer.cents { rows.append([pharmacy.lastRefresh, offer.cents]) }
+                state.history["\(id) \(aptcode)"] = rows
             }
         }
         for aptcode in Set(state.pharmacies.values.flatMap(\.offers.keys)) {
@@ -272,6 +286,18 @@ import Testing
         }
         let items = expected.itemPackages.keys.sorted().map { aptcode -> [String?] in
             [aptcode, expected.itemPackages[aptcode]!, NightsModel.items.first { $0.aptcode == aptcode }!.name]
+        }
+        let history = expected.history.keys.sorted().flatMap { key in
+            expected.history[key]!.map { row -> [String?] in
+                let parts = key.split(separator: " ").map(String.init)
+                return [parts[0], parts[1], NightsModel.iso(row[0]), "\(row[1])"]
+            }
+        }
+        let gotHistory = query.rows("SELECT pharmacy_id, aptcode, since, price_cents FROM price_history ORDER BY pharmacy_id, aptcode, since")
+        if gotHistory != history {
+            let missing = history.filter { !gotHistory.contains($0) }.prefix(3)
+            let extra = gotHistory.filter { !history.contains($0) }.prefix(3)
+            found.append("\(label) price_history: \(history.count) expected, \(gotHistory.count) got; expected but not there: \(Array(missing)); there but not expected: \(Array(extra))")
         }
         let gotItems = query.rows("SELECT aptcode, package_code, name FROM items ORDER BY aptcode")
         if gotItems != items { found.append("\(label) items: expected \(items), got \(gotItems)") }
