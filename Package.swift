@@ -140,7 +140,7 @@ let package = Package(
         .testTarget(name: "IngestSnapshotTests", dependencies: ["IngestSnapshot", "IngestTestSupport", "CSQLite"]),
         .testTarget(name: "IngestPipelineTests", dependencies: ["IngestPipeline", "IngestGenerator", "IngestReadAPI", "IngestTestSupport", "CSQLite"]),
         .testTarget(name: "IngestCLITests", dependencies: ["IngestCLI", "IngestCore", "IngestGenerator", "IngestTestSupport", "IngestSnapshot", "CSQLite", "CLibXML2"]),
-        .testTarget(name: "IngestReadAPITests", dependencies: ["IngestReadAPI", "IngestServe", "IngestSnapshot", "IngestTestSupport"]),
+        .testTarget(name: "IngestReadAPITests", dependencies: ["IngestReadAPI", "IngestServe", "IngestSnapshot", "IngestPipeline", "IngestCore", "IngestTestSupport"]),
         .testTarget(name: "IngestGeneratorTests", dependencies: ["IngestGenerator", "IngestPipeline", "IngestSnapshot", "IngestTestSupport", "CSQLite"]),
     ]
 )

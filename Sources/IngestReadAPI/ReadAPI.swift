@@ -25,6 +25,9 @@ public enum ReadAPI {
         case .atc(let parent):
             let groups = try snapshot.withReader { try $0.atcChildren(of: parent) }
             return encode(ATCTree(atc: groups.map { .init(a: $0.code, n: $0.name, c: "\($0.items)") }))
+        case .priceHistory(let aptcode, let pharmacyID):
+            let changes = try snapshot.withReader { try $0.priceHistory(pharmacyID: pharmacyID, aptcode: aptcode) }
+            return encode(PriceHistoryAnswer(price_history: changes.map { .init(d: ReadAPIFormat.day($0.since), p: ReadAPIFormat.price($0.cents)) }))
         case .changes:
             preconditionFailure("changesets are served by ChangesetCache")
         }

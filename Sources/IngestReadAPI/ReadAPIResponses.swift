@@ -221,3 +221,29 @@ extension JSONWriter {
         })
     }
 }
+
+/// `?q=h` (Version 2): each change of one offer's shelf price, newest first;
+/// `d` the export's date in the service's time zone.
+struct PriceHistoryAnswer {
+    struct Change {
+        var d, p: String
+    }
+
+    var price_history: [Change]
+}
+
+extension PriceHistoryAnswer: JSONWritable {
+    func write(to writer: inout JSONWriter) {
+        writer.object { writer in
+            writer.key("price_history")
+            writer.array { writer in
+                for change in price_history {
+                    writer.object { writer in
+                        writer.field("d", change.d)
+                        writer.field("p", change.p)
+                    }
+                }
+            }
+        }
+    }
+}

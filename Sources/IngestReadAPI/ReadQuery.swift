@@ -7,6 +7,8 @@ public enum ReadQuery: Equatable, Sendable {
     case itemPharmacies(aptcode: String, near: GeoPoint?, onlyNearest: Bool)
     case itemDetails(aptcode: String, pharmacyID: String)
     case atc(parent: String?)
+    /// Version 2: one offer's shelf prices over time, newest first.
+    case priceHistory(aptcode: String, pharmacyID: String)
     /// Not one of the five: the changeset from a client's version to current (SNAPSHOT.md).
     case changes(since: String)
 
@@ -19,7 +21,7 @@ public enum ReadQuery: Equatable, Sendable {
 
     /// `parameters`: the request's query parameters; the first value of a repeated one counts.
     public init(_ parameters: [String: String]) throws(Invalid) {
-        guard let query = parameters["q"] else { throw Invalid(reason: "missing parameter q (p, i, ip, id, a or changes)") }
+        guard let query = parameters["q"] else { throw Invalid(reason: "missing parameter q (p, i, ip, id, a, h or changes)") }
         func required(_ name: String) throws(Invalid) -> String {
             guard let value = parameters[name], !value.isEmpty else { throw Invalid(reason: "q=\(query) needs the parameter \(name)") }
             return value
@@ -39,10 +41,13 @@ public enum ReadQuery: Equatable, Sendable {
             self = .itemDetails(aptcode: try required("aptcode"), pharmacyID: try required("client_id"))
         case "a":
             self = .atc(parent: parameters["atc"].flatMap { $0.isEmpty ? nil : $0 })
+        case "h":
+            // Codes are matched without regard to case (READ_API.md, Version 2); aptcodes are stored upper-case.
+            self = .priceHistory(aptcode: try required("aptcode").uppercased(), pharmacyID: try required("client_id"))
         case "changes":
             self = .changes(since: try required("since"))
         default:
-            throw Invalid(reason: "unknown q=\(query): expected p, i, ip, id, a or changes")
+            throw Invalid(reason: "unknown q=\(query): expected p, i, ip, id, a, h or changes")
         }
     }
 

@@ -81,6 +81,18 @@ final class SnapshotReader {
         return tiers
     }
 
+    /// One offer's shelf prices from `price_history`, newest first: (since, cents).
+    func priceHistory(pharmacyID: String, aptcode: String) throws(SQLiteError) -> [(since: String, cents: Int64)] {
+        let statement = try database.cachedStatement(
+            "SELECT since, price_cents FROM price_history WHERE pharmacy_id = ? AND aptcode = ? ORDER BY since DESC")
+        defer { statement.reset() }
+        try statement.bind(pharmacyID, at: 1)
+        try statement.bind(aptcode, at: 2)
+        var rows: [(String, Int64)] = []
+        while try statement.step() { rows.append((statement.string(0) ?? "", statement.int64(1))) }
+        return rows
+    }
+
     /// The children of an ATC group (the top level for nil), by code.
     func atcChildren(of parent: String?) throws(SQLiteError) -> [(code: String, name: String, items: Int64)] {
         let statement = try database.cachedStatement(parent == nil

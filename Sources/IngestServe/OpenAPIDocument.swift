@@ -22,7 +22,7 @@ enum OpenAPIDocument {
       "get": {
         "operationId": "query",
         "summary": "One of the queries, chosen by q",
-        "description": "q=p pharmacy list; q=i item search (search); q=ip pharmacies selling an item (aptcode); q=id item details at a pharmacy (aptcode, client_id); q=a ATC tree (optional atc); q=changes changeset since a version (since).",
+        "description": "q=p pharmacy list; q=i item search (search); q=ip pharmacies selling an item (aptcode); q=id item details at a pharmacy (aptcode, client_id); q=a ATC tree (optional atc); q=h price history of an item at a pharmacy (aptcode, client_id); q=changes changeset since a version (since).",
         "parameters": [
           {
             "name": "q",
@@ -37,6 +37,7 @@ enum OpenAPIDocument {
                 "ip",
                 "id",
                 "a",
+                "h",
                 "changes"
               ]
             }
@@ -87,7 +88,7 @@ enum OpenAPIDocument {
             "name": "aptcode",
             "in": "query",
             "required": false,
-            "description": "Item code (q=ip, q=id)",
+            "description": "Item code (q=ip, q=id, q=h; any letter case for q=h)",
             "schema": {
               "type": "string"
             }
@@ -96,7 +97,7 @@ enum OpenAPIDocument {
             "name": "client_id",
             "in": "query",
             "required": false,
-            "description": "Pharmacy id (q=id)",
+            "description": "Pharmacy id (q=id, q=h)",
             "schema": {
               "type": "string"
             }
@@ -148,6 +149,9 @@ enum OpenAPIDocument {
                     },
                     {
                       "$ref": "#/components/schemas/ATCTree"
+                    },
+                    {
+                      "$ref": "#/components/schemas/PriceHistory"
                     }
                   ]
                 }
@@ -531,6 +535,37 @@ enum OpenAPIDocument {
                 "c": {
                   "type": "string",
                   "description": "number of items under it"
+                }
+              },
+              "additionalProperties": false
+            }
+          }
+        },
+        "additionalProperties": false
+      },
+      "PriceHistory": {
+        "type": "object",
+        "required": [
+          "price_history"
+        ],
+        "properties": {
+          "price_history": {
+            "type": "array",
+            "description": "Each change of the shelf price, newest first; empty for an unknown item or pharmacy",
+            "items": {
+              "type": "object",
+              "required": [
+                "d",
+                "p"
+              ],
+              "properties": {
+                "d": {
+                  "type": "string",
+                  "description": "date of the export that first showed the price, dd.mm.yyyy"
+                },
+                "p": {
+                  "type": "string",
+                  "description": "shelf price"
                 }
               },
               "additionalProperties": false

@@ -18,8 +18,8 @@ import Testing
     }
 
     @Test(arguments: [
-        ([String: String](), "missing parameter q (p, i, ip, id, a or changes)"),
-        (["q": "x"], "unknown q=x: expected p, i, ip, id, a or changes"),
+        ([String: String](), "missing parameter q (p, i, ip, id, a, h or changes)"),
+        (["q": "x"], "unknown q=x: expected p, i, ip, id, a, h or changes"),
         (["q": "i"], "q=i needs the parameter search"),
         (["q": "ip"], "q=ip needs the parameter aptcode"),
         (["q": "id", "aptcode": "MM1"], "q=id needs the parameter client_id"),

@@ -148,6 +148,12 @@ import Testing
         let fields = ["itemName", "producerName", "atc", "pharmacyName", "price", "priceLimit", "priceDisc50", "priceDisc75", "priceDisc90", "priceDisc100"]
         #expect(fields.map { detail[$0] as? String } == offerRow.enumerated().map { $0.offset < 4 ? ($0.element ?? "") : Self.euros($0.element) })
 
+        // q=h for the same offer: its one price so far (night 1), from the export's date.
+        let history = try await Self.get("\(server.base)/?q=h&aptcode=\(item.lowercased())&client_id=\(pharmacy ?? "")")
+        let since = try #require(query.value("SELECT last_refresh FROM pharmacies WHERE id = '\(pharmacy ?? "")'"))
+        let day = since.prefix(10).split(separator: "-").reversed().joined(separator: ".")
+        #expect((history.json as? [String: [[String: String]]])?["price_history"] == [["d": day, "p": Self.euros(offerRow[4]) ?? ""]])
+
         // q=i: a name's first letters find exactly the items with a word so beginning, by name.
         let name = try #require(query.value("SELECT name FROM items ORDER BY aptcode LIMIT 1"))
         let prefix = String(name.prefix(3))
@@ -169,7 +175,7 @@ import Testing
         let document = try #require(openAPI.json as? [String: Any])
         let root = (((document["paths"] as? [String: Any])?["/"] as? [String: Any])?["get"] as? [String: Any])
         let q = (root?["parameters"] as? [[String: Any]])?.first { $0["name"] as? String == "q" }
-        #expect(document["openapi"] as? String == "3.1.0" && (q?["schema"] as? [String: Any])?["enum"] as? [String] == ["p", "i", "ip", "id", "a", "changes"])
+        #expect(document["openapi"] as? String == "3.1.0" && (q?["schema"] as? [String: Any])?["enum"] as? [String] == ["p", "i", "ip", "id", "a", "h", "changes"])
 
         // Errors are 400 with a reason.
         let bad = try await Self.get("\(server.base)/?q=ip")
@@ -179,7 +185,7 @@ import Testing
         let near = try await Self.get("\(server.base)/?q=p&latitude=59.437&longitude=24.7536")
         let nearest = try await Self.get("\(server.base)/?q=ip&aptcode=\(item)&latitude=59.437&longitude=24.7536&onlyNearest=1")
         let answers = [("PharmacyList", list), ("PharmacyList", near), ("ItemSearch", searched), ("ItemPharmacies", sold),
-                       ("ItemPharmacies", nearest), ("ItemDetails", details), ("ATCTree", tree), ("Error", bad)]
+                       ("ItemPharmacies", nearest), ("ItemDetails", details), ("ATCTree", tree), ("PriceHistory", history), ("Error", bad)]
         #expect(try Self.schemaProblems(document: openAPI.body, answers: answers, in: temporary) == "")
 
         // Night 2 is published while four clients keep asking.
