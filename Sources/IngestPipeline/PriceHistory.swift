@@ -45,13 +45,21 @@ enum PriceHistory {
                         """)
                 }
             }
-            try database.execute("""
-                INSERT OR IGNORE INTO price_history(pharmacy_id, aptcode, since, price_cents)
-                SELECT o.pharmacy_id, o.aptcode, p.last_refresh, o.price_cents
-                FROM offers AS o JOIN pharmacies AS p ON p.id = o.pharmacy_id
-                WHERE o.price_cents IS NOT (SELECT h.price_cents FROM price_history AS h
-                                            WHERE h.pharmacy_id = o.pharmacy_id AND h.aptcode = o.aptcode ORDER BY h.since DESC LIMIT 1)
-                """)
+            if previous == nil {
+                // A first night: every offer's one row, in the table's key order (the offers'), nothing to compare.
+                try database.execute("""
+                    INSERT INTO price_history(pharmacy_id, aptcode, since, price_cents)
+                    SELECT o.pharmacy_id, o.aptcode, p.last_refresh, o.price_cents FROM offers AS o JOIN pharmacies AS p ON p.id = o.pharmacy_id
+                    """)
+            } else {
+                try database.execute("""
+                    INSERT OR IGNORE INTO price_history(pharmacy_id, aptcode, since, price_cents)
+                    SELECT o.pharmacy_id, o.aptcode, p.last_refresh, o.price_cents
+                    FROM offers AS o JOIN pharmacies AS p ON p.id = o.pharmacy_id
+                    WHERE o.price_cents IS NOT (SELECT h.price_cents FROM price_history AS h
+                                                WHERE h.pharmacy_id = o.pharmacy_id AND h.aptcode = o.aptcode ORDER BY h.since DESC LIMIT 1)
+                    """)
+            }
             let cutoff = ExportTimestamp.tallinnTime(Date(timeIntervalSince1970: TimeInterval(asOf.epochSeconds - Int64(keepDays) * 86_400))).iso8601
             let prune = try database.prepare("""
                 DELETE FROM price_history WHERE since < ?1 AND since < (
