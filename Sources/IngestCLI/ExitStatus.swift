@@ -5,6 +5,7 @@ import ArgumentParser
 enum ExitStatus: Int32, CaseIterable {
     case success = 0
     case internalError = 1
+    case wouldChange = 2
     case gateFailed = 3
     case fileRejected = 4
     case outputNotWritten = 5
@@ -24,6 +25,7 @@ enum ExitStatus: Int32, CaseIterable {
         switch self {
         case .success: return "the snapshot was published (or the dry run finished)"
         case .internalError: return "an unexpected internal error"
+        case .wouldChange: return "--dry-run --detailed-exitcode: the run would publish new data"
         case .gateFailed: return "a quality gate failed; nothing was published (--force overrides)"
         case .fileRejected: return "check: a file would be rejected whole or is unrecognised"
         case .outputNotWritten: return "published, but an HTML report, --report or --metrics-file not written"

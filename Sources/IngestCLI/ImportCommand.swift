@@ -33,8 +33,14 @@ struct ImportCommand: ParsableCommand {
     @Flag(name: .long, help: "List every feed in the report, not only those needing attention (rejected, skipped, or with rejects).")
     var verbose = false
 
-    @Option(name: .long, help: "Also write the report as JSON to this file.")
+    @Option(name: .long, help: "Also write the report as JSON to this file; - writes it to stdout, alone (the text report then goes to stderr).")
     var report: String?
+
+    @Flag(name: .long, help: "For cron: print nothing on a night that published (or had nothing new) with no feed rejected whole, no gate and no check failing; otherwise the verdict and what needs attention. Logs below errors are left out.")
+    var quiet = false
+
+    @Flag(name: .long, help: "With --dry-run: exit 0 when the run would publish nothing new, 2 when it would publish new data (terraform's convention).")
+    var detailedExitcode = false
 
     @Option(name: .long, help: ArgumentHelp("Also write the HTML report to this file (dry and failed runs too; a published snapshot always gets <version>.report.html beside it).", valueName: "file"))
     var html: String?
@@ -85,6 +91,7 @@ struct ImportCommand: ParsableCommand {
 
     func validate() throws {
         guard keep >= 1 else { throw ValidationError("--keep must be at least 1") }
+        guard !detailedExitcode || dryRun else { throw ValidationError("--detailed-exitcode goes with --dry-run") }
         guard historyDays >= 0 else { throw ValidationError("--history-days must be 0 or more") }
         if let threads, threads < 1 { throw ValidationError("--threads must be at least 1") }
         for (name, value) in [("--max-offer-drop", maxOfferDrop), ("--max-pharmacy-drop", maxPharmacyDrop), ("--max-reject-rate", maxRejectRate)]
@@ -100,8 +107,8 @@ struct ImportCommand: ParsableCommand {
 
     func run() throws {
         // A live status line only where someone watches: text logs on a terminal.
-        let statusLine = output.logFormat == .text && isatty(STDERR_FILENO) == 1 ? TerminalStatusLine() : nil
-        output.bootstrapLogging(statusLine: statusLine)
+        let statusLine = output.logFormat == .text && !quiet && isatty(STDERR_FILENO) == 1 ? TerminalStatusLine() : nil
+        output.bootstrapLogging(statusLine: statusLine, level: quiet ? .error : .info)
         let started = Date()
         var options = ImportOptions(feedsDirectory: feeds, snapshotsDirectory: snapshots, mappingsDirectory: mappings ?? "mappings",
                                     dryRun: dryRun, retention: keep, now: started, asOf: asOf?.date)
@@ -136,7 +143,7 @@ struct ImportCommand: ParsableCommand {
             switch report.blocked {
             case .emptyResult?: status = .emptyResult
             case .gates?: status = .gateFailed
-            case nil: status = .success
+            case nil: status = dryRun && detailedExitcode && !report.nothingNew ? .wouldChange : .success
             }
         } catch {
             failure = error
@@ -164,7 +171,10 @@ struct ImportCommand: ParsableCommand {
             }
         }
         if let result {
-            print(ReportColours.apply(formatter.format(result, elapsed: Date().timeIntervalSince(started), htmlReports: written)), terminator: "")
+            let elapsed = Date().timeIntervalSince(started)
+            let text = quiet ? formatter.attention(result, elapsed: elapsed) : formatter.format(result, elapsed: elapsed, htmlReports: written)
+            // `--report -` keeps stdout for the JSON alone.
+            if self.report == "-" { printError(text, terminator: "") } else if !text.isEmpty { print(ReportColours.apply(text), terminator: "") }
         }
         // The outputs come after the publish: failing them must not read as a failed run, nor pass silently.
         if let path = output.metricsFile {
@@ -175,7 +185,10 @@ struct ImportCommand: ParsableCommand {
         // Last, so that its exit status is the process's (unless this very write fails: then exit 5 says so).
         if let path = self.report {
             let facts = runFacts(started: started, status: status, failure: failure, version: options.importerVersion)
-            do { try OutputFile.write(RunReportDocument(result, run: facts).encoded(), to: path) } catch {
+            do {
+                let document = try RunReportDocument(result, run: facts).encoded()
+                if path == "-" { FileHandle.standardOutput.write(document + Data("\n".utf8)) } else { try OutputFile.write(document, to: path) }
+            } catch {
                 outputFailed("the report", path, error, result, &status)
             }
         }

@@ -17,18 +17,23 @@ struct OutputOptions: ParsableArguments {
 
     /// Sets up swift-log once for the process: info and above on stderr;
     /// above `statusLine` when a terminal shows one.
-    func bootstrapLogging(statusLine: TerminalStatusLine? = nil) {
+    /// `level`: the least a line needs to be written (`--quiet` raises it to errors).
+    func bootstrapLogging(statusLine: TerminalStatusLine? = nil, level: Logger.Level = .info) {
         let format = logFormat
         LoggingSystem.bootstrap { label in
+            var handler: any LogHandler
             switch format {
             case .text:
-                if let statusLine { return TerminalLogHandler(label: label, statusLine: statusLine) }
-                var handler = StreamLogHandler.standardError(label: label)
-                handler.logLevel = .info
-                return handler
+                if let statusLine {
+                    handler = TerminalLogHandler(label: label, statusLine: statusLine)
+                } else {
+                    handler = StreamLogHandler.standardError(label: label)
+                }
             case .json:
-                return JSONLogHandler(label: label)
+                handler = JSONLogHandler(label: label)
             }
+            handler.logLevel = max(handler.logLevel, level)
+            return handler
         }
     }
 }

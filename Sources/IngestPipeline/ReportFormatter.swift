@@ -24,6 +24,23 @@ public struct ReportFormatter {
             + htmlReports.map { "report: \($0)\n" }.joined()
     }
 
+    /// `--quiet`: nothing for a night that needs nobody (published or nothing
+    /// new, no feed rejected whole, no gate or check failed, nothing forced);
+    /// else the verdict and those things, one line each.
+    public func attention(_ report: RunReport, elapsed: TimeInterval? = nil) -> String {
+        var lines: [String] = []
+        for feed in report.feeds where feed.outcome == .rejected {
+            lines.append("  rejected: \(feed.file)" + (feed.pharmacyID.map { " (pharmacy \($0))" } ?? "") + ": \(feed.message ?? feed.reason ?? "")")
+        }
+        for check in report.checks where !check.failed.isEmpty {
+            lines.append("  check \(check.check) (limit \(check.limit)) failed for: \(check.failed.joined(separator: ", "))" + (check.forced ? ", loaded with --force" : ""))
+        }
+        lines += report.forcedGates.map { "  FORCED past \($0)" }
+        if let blocked = report.blocked { lines.append("  " + (report.dryRun ? "WOULD NOT PUBLISH: " : "NOT PUBLISHED: ") + "\(blocked)") }
+        guard !lines.isEmpty else { return "" }
+        return ([verdict(report, elapsed: elapsed)] + lines).joined(separator: "\n") + "\n"
+    }
+
     /// One line that says how the run ended, before any detail: what cron
     /// mail shows first. `PUBLISHED`, `NOT PUBLISHED (gates)` and the like,
     /// then the totals.
