@@ -6,13 +6,13 @@ import IngestSnapshot
 /// shelf price an offer has had, `since` the export time of the feed that
 /// first showed it, carried from night to night.
 ///
-/// Built in SQL once tonight's offers and pharmacies are written, with
-/// `current` attached read-only: yesterday's rows of every offer the
-/// snapshot still holds, then a row for each offer whose price differs from
-/// its latest one (or that has none), then the rows older than the window
-/// dropped but the one in force at its start. A row per offer per night
-/// would be read back through the offers' primary key: one index seek per
-/// offer, no Swift on the per-row path.
+/// Built once tonight's offers and pharmacies are written, with `current`
+/// attached read-only: yesterday's rows copied whole, tonight's changes
+/// applied (found by `PriceHistoryDelta` while the offers were written: new
+/// or changed prices, items no longer sold), pharmacies no longer held
+/// removed, then the rows older than the window dropped but the one in
+/// force at its start. On the bench's second night: 2.4 s for 5.1 M rows,
+/// where one index seek per offer took 7.4 s (docs/PERFORMANCE.md).
 ///
 /// History follows the offers: an offer no longer in the snapshot (its
 /// pharmacy dropped as stale, the item no longer sold there) takes its rows
@@ -31,36 +31,29 @@ enum PriceHistory {
             let tonight = SQLiteStatement.Value.text(asOf.iso8601)
             if let previous, try previous.hasTable("price_history") {
                 // Yesterday's rows whole, record by record (SQLite's transfer optimisation: the
-                // same table definition, no WHERE), then those that lost their offer: all of a
-                // pharmacy no longer held, and the items a pharmacy loaded tonight no longer sells.
-                // A carried pharmacy's offers are yesterday's: none of its rows can go.
+                // same table definition, no WHERE); then tonight's changes, which the load found
+                // by merging each fresh pharmacy's offers with yesterday's (`PriceHistoryDelta`):
+                // the rows of pharmacies no longer held and of items no longer sold go, a row
+                // comes for each new or changed price.
                 try database.execute("INSERT INTO main.price_history SELECT * FROM old.price_history")
                 try database.execute("""
-                    DELETE FROM main.price_history WHERE pharmacy_id IN (SELECT id FROM old.pharmacies EXCEPT SELECT id FROM main.pharmacies)
+                    DELETE FROM main.price_history WHERE pharmacy_id IN (SELECT id FROM old.pharmacies EXCEPT SELECT id FROM main.pharmacies);
+                    DELETE FROM main.price_history WHERE (pharmacy_id, aptcode) IN (SELECT pharmacy_id, aptcode FROM temp.history_gone);
+                    INSERT INTO main.price_history(pharmacy_id, aptcode, since, price_cents)
+                    SELECT pharmacy_id, aptcode, since, price_cents FROM temp.history_new ORDER BY pharmacy_id, aptcode;
+                    DROP TABLE temp.history_new;
+                    DROP TABLE temp.history_gone;
                     """)
-                try database.prepare("""
-                    DELETE FROM main.price_history WHERE pharmacy_id IN (SELECT id FROM main.pharmacies WHERE loaded_at = ?1) AND NOT EXISTS (
-                        SELECT 1 FROM main.offers AS o WHERE o.pharmacy_id = price_history.pharmacy_id AND o.aptcode = price_history.aptcode)
-                    """).run(tonight)
             } else if previous != nil {
-                // A `current` from before schema 4: its offers are each one's first known price, since its pharmacy's export.
+                // A `current` from before schema 4: its offers are each one's first known price,
+                // since its pharmacy's export; then a row where a pharmacy loaded tonight has
+                // another price (a carried pharmacy's offers are yesterday's).
                 try database.execute("""
                     INSERT INTO price_history(pharmacy_id, aptcode, since, price_cents)
                     SELECT o.pharmacy_id, o.aptcode, p.last_refresh, o.price_cents
                     FROM old.offers AS o JOIN old.pharmacies AS p ON p.id = o.pharmacy_id
                     WHERE EXISTS (SELECT 1 FROM main.offers AS n WHERE n.pharmacy_id = o.pharmacy_id AND n.aptcode = o.aptcode)
                     """)
-            }
-            if previous == nil {
-                // A first night: every offer's one row, in the table's key order (the offers'), nothing to compare.
-                try database.execute("""
-                    INSERT INTO price_history(pharmacy_id, aptcode, since, price_cents)
-                    SELECT o.pharmacy_id, o.aptcode, p.last_refresh, o.price_cents FROM offers AS o JOIN pharmacies AS p ON p.id = o.pharmacy_id
-                    """)
-            } else {
-                // An offer's latest row is yesterday's shelf price (each night makes it so), so a
-                // row is due where yesterday had no such offer or another price. Only pharmacies
-                // loaded tonight can have one; a carried pharmacy's offers are yesterday's.
                 try database.prepare("""
                     INSERT OR IGNORE INTO price_history(pharmacy_id, aptcode, since, price_cents)
                     SELECT o.pharmacy_id, o.aptcode, p.last_refresh, o.price_cents
@@ -68,6 +61,12 @@ enum PriceHistory {
                     WHERE p.loaded_at = ?1 AND o.price_cents IS NOT (SELECT h.price_cents FROM price_history AS h
                         WHERE h.pharmacy_id = o.pharmacy_id AND h.aptcode = o.aptcode ORDER BY h.since DESC LIMIT 1)
                     """).run(tonight)
+            } else {
+                // A first night: every offer's one row, in the table's key order (the offers'), nothing to compare.
+                try database.execute("""
+                    INSERT INTO price_history(pharmacy_id, aptcode, since, price_cents)
+                    SELECT o.pharmacy_id, o.aptcode, p.last_refresh, o.price_cents FROM offers AS o JOIN pharmacies AS p ON p.id = o.pharmacy_id
+                    """)
             }
             let cutoff = ExportTimestamp.tallinnTime(Date(timeIntervalSince1970: TimeInterval(asOf.epochSeconds - Int64(keepDays) * 86_400))).iso8601
             let prune = try database.prepare("""

@@ -36,6 +36,8 @@ final class StockLoader {
     let checks: StockDataChecks
     let force: Bool
     private var summaries: (price: CheckSummary, items: CheckSummary, duplicates: CheckSummary)
+    /// Tonight's changes to `price_history`, merged as offers are written; nil without a `current` that has the table.
+    let history: PriceHistoryDelta?
     /// Every stock the snapshot will hold by its item-line digest, to find
     /// one pharmacy's stock under another's id: tonight's loaded feeds and
     /// the pharmacies carried from `current` (skipped as unchanged
@@ -67,6 +69,7 @@ final class StockLoader {
         enrichment = ItemEnrichment(reference)
         self.pricer = pricer
         self.previous = previous
+        history = try previous.flatMap { try $0.hasTable("price_history") ? PriceHistoryDelta(writer: writer, previous: $0) : nil }
         carryOver = CarryOverPlan(previousIDs: previous.map { Array($0.pharmacies.keys) } ?? [], asOf: asOf, maxStaleDays: maxStaleDays)
         self.loadedAt = asOf.iso8601
         runDate = asOf.localDate
@@ -101,9 +104,11 @@ final class StockLoader {
         var rows: [OfferRow] = []
         rows.reserveCapacity(min(result.offers.count, Self.batchRows))
         let tracking = !pricer.catalog.isEmpty
+        let merge = try history?.merge(pharmacyID, since: header.exportedAt.iso8601)
         // In batches: a feed of millions of offers is read from its spill a
         // buffer at a time and never held whole.
         try result.offers.forEach { offer in
+            try merge?.offer(offer.aptcode, offer.priceCents)
             let known = try items.add(offer)
             if tracking, known.existed, known.packageCode == nil, offer.packageCode != nil {
                 latePriced.append((offer.aptcode, pharmacies.count))
@@ -117,6 +122,7 @@ final class StockLoader {
             }
         }
         try writer.writeOffers(pharmacyID: pharmacyID, rows)
+        try merge?.finish()
         try pharmacies.append(pharmacyRow(header, offers: result.offers.count, report: &report))
     }
 
@@ -372,6 +378,7 @@ final class StockLoader {
         try report.rejects += log.rejects
         log.rejects.discard()
         try writer.deleteOffers(pharmacyID: id)
+        try history?.discard(id)
         if let kept = try kept(id, report: &report, write: { try writer.insertOffers(pharmacyID: id, $0) }) {
             pharmacies[index] = kept
         } else {
