@@ -92,6 +92,9 @@ struct ImportCommand: ParsableCommand {
     func validate() throws {
         guard keep >= 1 else { throw ValidationError("--keep must be at least 1") }
         guard !detailedExitcode || dryRun else { throw ValidationError("--detailed-exitcode goes with --dry-run") }
+        for (option, path) in [("--report", report), ("--html", html), ("--metrics-file", output.metricsFile)] {
+            if let path, let refusal = OutputFile.refusal(of: path, protecting: snapshots) { throw ValidationError("\(option) \(refusal)") }
+        }
         guard historyDays >= 0 else { throw ValidationError("--history-days must be 0 or more") }
         if let threads, threads < 1 { throw ValidationError("--threads must be at least 1") }
         for (name, value) in [("--max-offer-drop", maxOfferDrop), ("--max-pharmacy-drop", maxPharmacyDrop), ("--max-reject-rate", maxRejectRate)]

@@ -255,6 +255,10 @@ struct SnapshotsCommand: ParsableCommand {
         @Argument(help: "The version it should have.") var to: String
         @Option(name: .long, help: "The changeset file to write.") var out: String
 
+        func validate() throws {
+            if let refusal = OutputFile.refusal(of: out, protecting: location.snapshots) { throw ValidationError("--out \(refusal)") }
+        }
+
         func run() throws {
             let (from, to) = (try location.existing(from), try location.existing(to))
             let directory = location.directory

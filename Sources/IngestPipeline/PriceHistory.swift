@@ -41,9 +41,9 @@ enum PriceHistory {
                     DELETE FROM main.price_history WHERE (pharmacy_id, aptcode) IN (SELECT pharmacy_id, aptcode FROM temp.history_gone);
                     INSERT INTO main.price_history(pharmacy_id, aptcode, since, price_cents)
                     SELECT pharmacy_id, aptcode, since, price_cents FROM temp.history_new ORDER BY pharmacy_id, aptcode;
-                    DROP TABLE temp.history_new;
-                    DROP TABLE temp.history_gone;
                     """)
+                // The two temporary tables stay until the writer's connection closes (it removes
+                // SQLite's temporary file): dropping them fails while a cached statement on them lives.
             } else if previous != nil {
                 // A `current` from before schema 4: its offers are each one's first known price,
                 // since its pharmacy's export; then a row where a pharmacy loaded tonight has

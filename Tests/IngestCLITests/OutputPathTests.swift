@@ -107,6 +107,47 @@ import Testing
         let version = try #require(SnapshotDirectory(path: "\(temporary.path)/s").currentVersion())
         #expect(result.stderr.contains("\ningest: the snapshot \(version) was published, but the report could not be written to \(temporary.path)/no/such/folder/r.json: "))
     }
+
+
+    /// Issue 35, item 6: a link is replaced by the new file, never written
+    /// through (a shorter report once left the longer file's tail: invalid
+    /// JSON, exit 0), and nothing is written into the snapshots folder (a
+    /// report once overwrote the published snapshot through `current`).
+    @Test func aLinkIsReplacedNotWrittenThroughAndTheSnapshotsFolderIsRefused() throws {
+        let temporary = TemporaryDirectory()
+        let feeds = try feeds(temporary)
+        let snapshots = "\(temporary.path)/s"
+        #expect(try CommandRunner.ingest(["--feeds", feeds, "--snapshots", snapshots]).status == 0)
+        let directory = SnapshotDirectory(path: snapshots)
+        let version = try #require(directory.currentVersion())
+
+        let elsewhere = "\(temporary.path)/long.txt"
+        let long = Data(repeating: 0x78, count: 1 << 20)
+        try long.write(to: URL(fileURLWithPath: elsewhere))
+        try FileManager.default.createSymbolicLink(atPath: "\(temporary.path)/report.json", withDestinationPath: elsewhere)
+        let linked = try CommandRunner.ingest(["--feeds", feeds, "--snapshots", "\(temporary.path)/s2", "--report", "\(temporary.path)/report.json"])
+        #expect(linked.status == 0, "\(linked.stderr)")
+        #expect(isJSONReport(try Data(contentsOf: URL(fileURLWithPath: "\(temporary.path)/report.json"))))
+        #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: "\(temporary.path)/report.json")) == nil, "the link is replaced")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: elsewhere)) == long, "its old target is untouched")
+
+        for (option, path) in [("--report", "\(snapshots)/current"), ("--html", "\(snapshots)/page.html"), ("--metrics-file", "\(snapshots)/\(version).sqlite")] {
+            let refused = try CommandRunner.ingest(["--feeds", feeds, "--snapshots", snapshots, option, path])
+            #expect(refused.status == 64, "\(option)")
+            #expect(refused.stdout == "")
+            #expect(refused.stderr.hasPrefix("Error: \(option) \(path) lies in the snapshots folder \(snapshots), which is ingest's own; write outputs elsewhere\n"),
+                    "\(refused.stderr)")
+        }
+        try FileManager.default.createSymbolicLink(atPath: "\(temporary.path)/snap-link", withDestinationPath: "\(snapshots)/\(version).sqlite")
+        let throughLink = try CommandRunner.ingest(["--feeds", feeds, "--snapshots", snapshots, "--report", "\(temporary.path)/snap-link"])
+        #expect(throughLink.status == 64)
+        #expect(throughLink.stderr.hasPrefix("Error: --report \(temporary.path)/snap-link is a link into the snapshots folder \(snapshots) (to \(snapshots)/\(version).sqlite); it is never written through\n"))
+        let out = try CommandRunner.ingest(["snapshots", "changeset", version, version, "--out", "\(snapshots)/x.bin", "--snapshots", snapshots])
+        #expect(out.status == 64)
+        #expect(directory.versions() == [version])
+        let verify = try CommandRunner.ingest(["snapshots", "verify", "--snapshots", snapshots])
+        #expect(verify.status == 0, "\(verify.stdout)\(verify.stderr)")
+    }
 }
 
 /// What the FIFO's reader got, handed between threads.
