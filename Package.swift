@@ -115,7 +115,7 @@ let package = Package(
         .executableTarget(
             name: "IngestServe",
             dependencies: [
-                "IngestReadAPI", "IngestSnapshot",
+                "IngestReadAPI", "IngestSnapshot", "IngestCore",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -123,7 +123,8 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
-            ]
+            ],
+            plugins: [.plugin(name: "BuildInfoPlugin")]
         ),
         // The build's commit, for --version and the manifest's importer_version.
         .plugin(name: "BuildInfoPlugin", capability: .buildTool()),

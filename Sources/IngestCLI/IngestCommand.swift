@@ -1,4 +1,5 @@
 import ArgumentParser
+import IngestCore
 import IngestPipeline
 
 /// The `ingest` root. With no subcommand it runs an import, which is what

@@ -67,6 +67,3 @@ public struct ImportOptions: Sendable {
     public var asOfTimestamp: ExportTimestamp { ExportTimestamp.tallinnTime(asOf) }
 }
 
-public enum IngestVersion {
-    public static let current = "0.1.0"
-}

@@ -19,6 +19,13 @@ struct JSONWriter {
         string(value)
     }
 
+    mutating func field(_ key: String, _ value: Int) {
+        self.key(key)
+        separate()
+        bytes.append(contentsOf: String(value).utf8)
+        needsComma = true
+    }
+
     /// A field holding an object or an array: `writer.key("p"); writer.array { … }`.
     mutating func key(_ key: String) {
         separate()

@@ -19,6 +19,8 @@ public final class OpenSnapshot: @unchecked Sendable {
 
     public let version: String
     public let path: String
+    /// When it was published (`meta.created_at`), for `/health`.
+    public let createdAt: String
     let pharmacies: PharmacyDirectory
     let legend: [(code: String, text: String)]
 
@@ -38,6 +40,7 @@ public final class OpenSnapshot: @unchecked Sendable {
         }
         self.path = path
         self.version = version
+        createdAt = try reader.database.strings("SELECT value FROM meta WHERE key = 'created_at'").first ?? ""
         pharmacies = PharmacyDirectory(try reader.pharmacies())
         legend = try reader.legend()
         idle = [reader]

@@ -1,4 +1,5 @@
 import Foundation
+import IngestSnapshot
 
 /// The five queries of READ_API.md answered from one open snapshot, as the
 /// JSON bodies the apps read. Sorting, grouping and formatting happen here;
@@ -34,6 +35,11 @@ public enum ReadAPI {
     }
 
     public static func error(_ reason: String) -> Data { encode(ErrorBody(error: reason)) }
+
+    /// `GET /health` (READ_API.md, Version 2): which snapshot is served.
+    public static func health(_ snapshot: OpenSnapshot) -> Data {
+        encode(Health(version: snapshot.version, schema: SnapshotSchema.version, published: snapshot.createdAt))
+    }
 
     static func encode(_ value: some JSONWritable) -> Data { Data(value.json) }
 

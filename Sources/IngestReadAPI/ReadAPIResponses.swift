@@ -247,3 +247,19 @@ extension PriceHistoryAnswer: JSONWritable {
         }
     }
 }
+
+/// `GET /health`.
+struct Health: JSONWritable {
+    var version: String
+    var schema: Int
+    var published: String
+
+    func write(to writer: inout JSONWriter) {
+        writer.object { writer in
+            writer.field("status", "ok")
+            writer.field("version", version)
+            writer.field("schema", schema)
+            writer.field("published", published)
+        }
+    }
+}

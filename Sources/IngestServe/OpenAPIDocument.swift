@@ -200,6 +200,56 @@ enum OpenAPIDocument {
         }
       }
     },
+    "/health": {
+      "get": {
+        "operationId": "health",
+        "summary": "Which snapshot is served",
+        "responses": {
+          "200": {
+            "description": "The snapshot served: its version, schema version and publication time",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "type": "object",
+                  "required": [
+                    "status",
+                    "version",
+                    "schema",
+                    "published"
+                  ],
+                  "properties": {
+                    "status": {
+                      "const": "ok"
+                    },
+                    "version": {
+                      "type": "string"
+                    },
+                    "schema": {
+                      "type": "integer"
+                    },
+                    "published": {
+                      "type": "string",
+                      "description": "ISO 8601, UTC"
+                    }
+                  },
+                  "additionalProperties": false
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "No snapshot has been published yet",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        }
+      }
+    },
     "/openapi.json": {
       "get": {
         "operationId": "openapi",

@@ -18,6 +18,12 @@ struct ReadAPIServer {
     func run(host: String, port: Int, eventLoops: any EventLoopGroup, services: [any Service], logger: Logger) async throws {
         let router = Router()
         router.get("/") { request, _ in answer(request) }
+        router.get("/health") { _, _ in
+            guard let snapshot = current.snapshot else {
+                return json(.serviceUnavailable, ReadAPI.error("no snapshot has been published yet"), version: nil)
+            }
+            return json(.ok, ReadAPI.health(snapshot), version: snapshot.version)
+        }
         router.get("/openapi.json") { _, _ in
             Response(status: .ok, headers: [.contentType: "application/json"],
                      body: ResponseBody(byteBuffer: ByteBuffer(string: OpenAPIDocument.json)))

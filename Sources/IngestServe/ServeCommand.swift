@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import IngestCore
 import IngestReadAPI
 import IngestSnapshot
 import Logging
@@ -16,8 +17,10 @@ struct ServeCommand: AsyncParsableCommand {
         discussion: """
             GET /?q=p|i|ip|id|a answers the apps' five queries; GET /?q=changes&since=VERSION gives the changeset \
             from VERSION to current (410 when VERSION is no longer kept); GET /openapi.json describes it all. \
-            A newly published current is picked up without a restart; requests in flight finish on the old one.
-            """)
+            A newly published current is picked up without a restart; requests in flight finish on the old one. \
+            GET /health says which snapshot is served (503 before any is published).
+            """,
+        version: "\(IngestVersion.current) (commit \(BuildInfo.commit))")
 
     @Option(name: .long, help: ArgumentHelp("The snapshots directory (where `current` is).", valueName: "dir"))
     var snapshots = "var/snapshots"

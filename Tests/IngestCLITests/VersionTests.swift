@@ -1,4 +1,5 @@
 import Foundation
+import IngestCore
 import IngestPipeline
 import IngestSnapshot
 import IngestTestSupport
@@ -26,6 +27,8 @@ import Testing
         #expect(!expected.contains("commit )"))
         let version = try CommandRunner.ingest(["--version"])
         #expect(version.status == 0 && version.stdout == expected + "\n" && version.stderr.isEmpty)
+        let serve = try CommandRunner.serve(["--version"])
+        #expect(serve.status == 0 && serve.stdout == expected + "\n" && serve.stderr.isEmpty)
 
         let temporary = TemporaryDirectory()
         var feed = RAXFeedBuilder(pharmacyID: "4000", exportedAt: RAXFeedBuilder.exportTime(daysAgo: 1))

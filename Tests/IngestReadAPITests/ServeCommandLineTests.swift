@@ -28,6 +28,8 @@ import Testing
         let answer = try await ServeEndToEndTests.get("\(server.base)/?q=p")
         #expect(answer.status == 503 && answer.version == nil)
         #expect(String(decoding: answer.body, as: UTF8.self) == #"{"error":"no snapshot has been published yet"}"#)
+        let health = try await ServeEndToEndTests.get("\(server.base)/health")
+        #expect(health.status == 503 && String(decoding: health.body, as: UTF8.self) == #"{"error":"no snapshot has been published yet"}"#)
         #expect(try String(contentsOfFile: server.log, encoding: .utf8)
             .contains("no snapshot to serve yet in \(temporary.path)/none: answering 503 until one is published"))
     }

@@ -118,6 +118,13 @@ import Testing
         let server = try Server(snapshots: directory.path, log: "\(temporary.path)/serve.log")
         let query = try SnapshotQuery(directory.snapshotPath(first))
 
+        // /health: the version served, its schema and when it was published.
+        let health = try await Self.get("\(server.base)/health")
+        let created = try #require(query.value("SELECT value FROM meta WHERE key = 'created_at'"))
+        #expect(health.status == 200 && health.version == first)
+        #expect(String(decoding: health.body, as: UTF8.self)
+                == #"{"status":"ok","version":"\#(first)","schema":\#(SnapshotSchema.version),"published":"\#(created)"}"#)
+
         // q=p: every pharmacy once, with the snapshot's fields.
         let list = try await Self.get("\(server.base)/?q=p")
         #expect(list.status == 200 && list.version == first)
