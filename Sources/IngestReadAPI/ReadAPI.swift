@@ -112,7 +112,8 @@ public enum ReadAPI {
             let offer = try reader.offer(pharmacyID: pharmacyID, aptcode: aptcode)
             let tiers = try item.packageCode.map { try reader.tiers(packageCode: $0) } ?? [:]
             let infos = [50, 75, 100].map { tiers[Int64($0)]?.info ?? "" }
-            return ItemDetails.Details(
+            let register = try item.packageCode.flatMap { try reader.register(packageCode: $0) }
+            var details = ItemDetails.Details(
                 itemId: aptcode, itemName: item.name, producerName: item.producer, pharmacyName: pharmacyName,
                 price: ReadAPIFormat.price(offer?.priceCents), priceLimit: ReadAPIFormat.price(offer?.limitCents),
                 priceDisc50: ReadAPIFormat.price(offer?.tier50), priceDisc75: ReadAPIFormat.price(offer?.tier75),
@@ -122,6 +123,11 @@ public enum ReadAPI {
                 atc: item.atc ?? "", actSubst: item.activeSubstance ?? "",
                 diagExpl: LegendReferences.explained(in: infos, legend: snapshot.legend).map { .init(name: $0.code, text: $0.text) },
                 infoUrl: item.infoURL ?? "", imageUrl: item.imageURL ?? "")
+            if let register {
+                (details.form, details.strength, details.packSize, details.rx, details.spcUrl)
+                    = (register.form, register.strength, register.packSize, register.rx, register.spcURL)
+            }
+            return details
         }
     }
 }

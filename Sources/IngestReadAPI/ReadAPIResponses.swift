@@ -134,6 +134,8 @@ struct ItemDetails {
         var atc, actSubst: String
         var diagExpl: [Explanation]
         var infoUrl, imageUrl: String
+        /// Version 2: what the medicine register says of the package ("" when it does not know it).
+        var form = "", strength = "", packSize = "", rx = "", spcUrl = ""
     }
 
     struct Explanation {
@@ -171,6 +173,9 @@ extension ItemDetails: JSONWritable {
                         }
                         writer.field("infoUrl", d.infoUrl)
                         writer.field("imageUrl", d.imageUrl)
+                        for (key, value) in [("form", d.form), ("strength", d.strength), ("packSize", d.packSize), ("rx", d.rx), ("spcUrl", d.spcUrl)] {
+                            writer.field(key, value)
+                        }
                     }
                 }
             }

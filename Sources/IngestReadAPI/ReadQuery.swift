@@ -20,6 +20,8 @@ public enum ReadQuery: Equatable, Sendable {
     }
 
     /// `parameters`: the request's query parameters; the first value of a repeated one counts.
+    /// Codes (aptcode, ATC) are matched without regard to letter case (READ_API.md, Version 2):
+    /// the snapshot holds them upper-case (FEEDS.md), so they are upper-cased here.
     public init(_ parameters: [String: String]) throws(Invalid) {
         guard let query = parameters["q"] else { throw Invalid(reason: "missing parameter q (p, i, ip, id, a, h or changes)") }
         func required(_ name: String) throws(Invalid) -> String {
@@ -34,13 +36,13 @@ public enum ReadQuery: Equatable, Sendable {
             guard let text = parameters["search"] else { throw Invalid(reason: "q=i needs the parameter search") }
             self = .itemSearch(text: text)
         case "ip":
-            let aptcode = try required("aptcode")
+            let aptcode = try required("aptcode").uppercased()
             let near = try Self.position(parameters)
             self = .itemPharmacies(aptcode: aptcode, near: near, onlyNearest: try Self.onlyNearest(parameters, near: near))
         case "id":
-            self = .itemDetails(aptcode: try required("aptcode"), pharmacyID: try required("client_id"))
+            self = .itemDetails(aptcode: try required("aptcode").uppercased(), pharmacyID: try required("client_id"))
         case "a":
-            self = .atc(parent: parameters["atc"].flatMap { $0.isEmpty ? nil : $0 })
+            self = .atc(parent: parameters["atc"].flatMap { $0.isEmpty ? nil : $0.uppercased() })
         case "h":
             // Codes are matched without regard to case (READ_API.md, Version 2); aptcodes are stored upper-case.
             self = .priceHistory(aptcode: try required("aptcode").uppercased(), pharmacyID: try required("client_id"))

@@ -93,6 +93,18 @@ final class SnapshotReader {
         return rows
     }
 
+    /// What the medicine register in the snapshot says of a package; nil when it does not list it.
+    func register(packageCode: String) throws(SQLiteError) -> (form: String, strength: String, packSize: String, rx: String, spcURL: String)? {
+        let statement = try database.cachedStatement(
+            "SELECT form, strength, pack_size, prescription, spc_url FROM medicine_register WHERE package_code = ?")
+        defer { statement.reset() }
+        try statement.bind(packageCode, at: 1)
+        guard try statement.step() else { return nil }
+        // FEEDS.md §11 writes Rx or OTC; anything else is not known.
+        let rx = switch (statement.string(3) ?? "").uppercased() { case "RX": "1"; case "OTC": "0"; default: "" }
+        return (statement.string(0) ?? "", statement.string(1) ?? "", statement.string(2) ?? "", rx, statement.string(4) ?? "")
+    }
+
     /// The children of an ATC group (the top level for nil), by code.
     func atcChildren(of parent: String?) throws(SQLiteError) -> [(code: String, name: String, items: Int64)] {
         let statement = try database.cachedStatement(parent == nil

@@ -475,7 +475,12 @@ enum OpenAPIDocument {
           "actSubst",
           "diagExpl",
           "infoUrl",
-          "imageUrl"
+          "imageUrl",
+          "form",
+          "strength",
+          "packSize",
+          "rx",
+          "spcUrl"
         ],
         "properties": {
           "itemId": {
@@ -555,6 +560,24 @@ enum OpenAPIDocument {
             "type": "string"
           },
           "imageUrl": {
+            "type": "string"
+          },
+          "form": {
+            "type": "string",
+            "description": "pharmaceutical form, from the medicine register; empty when it does not know the item"
+          },
+          "strength": {
+            "type": "string"
+          },
+          "packSize": {
+            "type": "string"
+          },
+          "rx": {
+            "type": "string",
+            "enum": ["1", "0", ""],
+            "description": "1 prescription only, 0 not, empty unknown"
+          },
+          "spcUrl": {
             "type": "string"
           }
         },

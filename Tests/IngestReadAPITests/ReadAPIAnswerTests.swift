@@ -24,10 +24,34 @@ import Testing
         }]}
         """#
 
+    /// Version 2 adds the register's fields; every field of the example stays as it was.
     @Test func itemDetailsReproduceTheDocumentsExample() throws {
-        let answer = try SampleSnapshot.answer(["q": "id", "aptcode": "MM0007145", "client_id": "31937"]) as? NSDictionary
-        let example = try JSONSerialization.jsonObject(with: Data(Self.itemDetailsExample.utf8)) as? NSDictionary
-        #expect(answer != nil && answer == example, "\(String(describing: answer))")
+        let answer = try #require(try SampleSnapshot.answer(["q": "id", "aptcode": "MM0007145", "client_id": "31937"]) as? [String: [[String: Any]]])
+        let example = try #require(try JSONSerialization.jsonObject(with: Data(Self.itemDetailsExample.utf8)) as? [String: [[String: Any]]])
+        let details = try #require(answer["item_details"]?.first)
+        let expected = try #require(example["item_details"]?.first)
+        #expect(NSDictionary(dictionary: details.filter { expected[$0.key] != nil }) == NSDictionary(dictionary: expected), "\(details)")
+        #expect(Set(details.keys).subtracting(expected.keys) == ["form", "strength", "packSize", "rx", "spcUrl"])
+        #expect(["form", "strength", "packSize", "rx", "spcUrl"].map { details[$0] as? String }
+                == ["tablett", "100mg", "10", "1", "https://register.example/spc/1144976.pdf"])
+    }
+
+    /// READ_API.md Version 2: codes in any letter case; an item the register does not know has its fields empty.
+    @Test func codesMatchInAnyCaseAndUnknownRegisterFieldsAreEmpty() throws {
+        for (lower, upper) in [(["q": "id", "aptcode": "mm0007145", "client_id": "31937"], ["q": "id", "aptcode": "MM0007145", "client_id": "31937"]),
+                               (["q": "ip", "aptcode": "mm0034978"], ["q": "ip", "aptcode": "MM0034978"]),
+                               (["q": "a", "atc": "j01"], ["q": "a", "atc": "J01"])] {
+            let a = try SampleSnapshot.answer(lower) as? NSDictionary
+            let b = try SampleSnapshot.answer(upper) as? NSDictionary
+            #expect(a != nil && a == b, "\(lower)")
+        }
+        let atc = try #require(try SampleSnapshot.answer(["q": "a", "atc": "j01"]) as? [String: [[String: String]]])
+        #expect(atc["atc"]?.isEmpty == false)
+        let shampoo = try #require(try SampleSnapshot.answer(["q": "id", "aptcode": "MM0200001", "client_id": "31937"]) as? [String: [[String: Any]]])
+        let fields = try #require(shampoo["item_details"]?.first)
+        #expect(["form", "strength", "packSize", "rx", "spcUrl"].map { fields[$0] as? String } == ["", "", "", "", ""])
+        let otc = try #require(try SampleSnapshot.answer(["q": "id", "aptcode": "MM0034978", "client_id": "31937"]) as? [String: [[String: Any]]])
+        #expect(otc["item_details"]?.first?["rx"] as? String == "0")
     }
 
     @Test func anUnknownItemOrPharmacyHasNoDetails() throws {
