@@ -24,6 +24,8 @@ import Testing
             .map { String(text[Range($0.range(at: 1), in: text)!]) }
         #expect(keys == ["item_details", "itemId", "itemName", "producerName", "pharmacyName", "price", "priceLimit", "priceDisc50", "priceDisc75",
                          "priceDisc90", "priceDisc100", "diagnose50", "diagnose75", "diagnose100", "info50", "info75", "info100", "atc",
-                         "actSubst", "diagExpl", "name", "text", "infoUrl", "imageUrl"])
+                         "actSubst", "diagExpl", "name", "text", "infoUrl", "imageUrl",
+                         // Version 2's register fields come after the document's own.
+                         "form", "strength", "packSize", "rx", "spcUrl"])
     }
 }
