@@ -25,7 +25,7 @@ struct PharmacyDirectory: Sendable {
     let indexByID: [String: Index]
     /// The rendered fields of every pharmacy, one after another.
     let rendered: [UInt8]
-    /// `"i":…,"n":…,"d":…,"p":…,"a":…,"c":…,"o":…,"l":…` of `?q=p`, in `rendered`.
+    /// `"i":…,"n":…,"d":…,"p":…,"a":…,"c":…,"o":…,"l":…,"ic":…,"s":…` of `?q=p`, in `rendered`.
     let listFields: [Range<Int>]
     /// `"pi":…,"n":…` of `?q=ip`, in `rendered`.
     let offerFields: [Range<Int>]
@@ -57,6 +57,9 @@ struct PharmacyDirectory: Sendable {
             writer.field("c", row.chainID)
             writer.field("o", row.openHours)
             writer.field("l", ReadAPIFormat.position(latitude: row.position?.latitude, longitude: row.position?.longitude))
+            // Version 2: the size of its price list, and whether its data is carried over.
+            writer.field("ic", String(row.itemCount))
+            writer.field("s", row.stale ? "1" : "0")
             listFields.append(start..<writer.bytes.count)
             writer.endFields()
             start = writer.bytes.count

@@ -120,7 +120,7 @@ final class SnapshotReader {
     /// Every pharmacy: few hundred rows, read once per snapshot.
     func pharmacies() throws(SQLiteError) -> [PharmacyRow] {
         let statement = try database.prepare("""
-            SELECT id, name, region, chain_id, address, phone, open_hours, latitude, longitude, last_refresh FROM pharmacies
+            SELECT id, name, region, chain_id, address, phone, open_hours, latitude, longitude, last_refresh, item_count, stale FROM pharmacies
             """)
         var pharmacies: [PharmacyRow] = []
         while try statement.step() {
@@ -129,7 +129,8 @@ final class SnapshotReader {
             pharmacies.append(PharmacyRow(id: statement.string(0) ?? "", name: statement.string(1) ?? "", region: statement.string(2) ?? "",
                                           chainID: statement.string(3) ?? "", address: statement.string(4) ?? "",
                                           phone: statement.string(5) ?? "", openHours: statement.string(6) ?? "",
-                                          position: position, lastRefresh: statement.string(9)))
+                                          position: position, lastRefresh: statement.string(9),
+                                          itemCount: statement.int64(10), stale: statement.int64(11) != 0))
         }
         return pharmacies
     }
@@ -149,4 +150,6 @@ struct PharmacyRow {
     var id, name, region, chainID, address, phone, openHours: String
     var position: GeoPoint?
     var lastRefresh: String?
+    var itemCount: Int64
+    var stale: Bool
 }

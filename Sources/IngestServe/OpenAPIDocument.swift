@@ -308,7 +308,9 @@ enum OpenAPIDocument {
           "a",
           "c",
           "o",
-          "l"
+          "l",
+          "ic",
+          "s"
         ],
         "properties": {
           "i": {
@@ -336,6 +338,15 @@ enum OpenAPIDocument {
           "l": {
             "type": "string",
             "description": "latitude,longitude"
+          },
+          "ic": {
+            "type": "string",
+            "description": "number of items in its price list"
+          },
+          "s": {
+            "type": "string",
+            "enum": ["0", "1"],
+            "description": "1 when its data is carried over (stale)"
           },
           "di": {
             "type": "string",

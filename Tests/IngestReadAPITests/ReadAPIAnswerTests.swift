@@ -86,7 +86,7 @@ import Testing
         let tallinn = try #require(regions.first { $0["n"] as? String == "TALLINN" }?["p"] as? [[String: String]])
         #expect(tallinn.map { $0["n"] ?? "" } == ["AASA APTEEK", "SELMA APTEEK"])
         #expect(tallinn[0] == ["i": "5060", "n": "AASA APTEEK", "d": "30.12.2010", "p": "+372-608-6565", "a": "Mustakivi tee 3A, 13912 Tallinn",
-                               "c": "20", "o": "E-R 10-21; L,P 12-20", "l": "59.4380086,24.8713330"])
+                               "c": "20", "o": "E-R 10-21; L,P 12-20", "l": "59.4380086,24.8713330", "ic": "4", "s": "0"])
         // Near Selma: it comes first, with its distance; no more than ten, one group.
         let nearest = try #require(try SampleSnapshot.answer(["q": "ip", "aptcode": "MM0007145", "latitude": "59.4137",
                                                               "longitude": "24.6856", "onlyNearest": "1"]) as? [String: [[String: Any]]])

@@ -132,8 +132,8 @@ import Testing
         let listed = regions.flatMap { region in (region["p"] as? [[String: String]] ?? []).map { (region["n"] as? String ?? "", $0) } }
         #expect(listed.count == query.int("SELECT count(*) FROM pharmacies"))
         for (region, pharmacy) in listed {
-            let row = query.rows("SELECT name, region, phone, address, chain_id, open_hours FROM pharmacies WHERE id = '\(pharmacy["i"] ?? "")'").first
-            #expect(row == [pharmacy["n"], region, pharmacy["p"], pharmacy["a"], pharmacy["c"], pharmacy["o"]])
+            let row = query.rows("SELECT name, region, phone, address, chain_id, open_hours, item_count, stale FROM pharmacies WHERE id = '\(pharmacy["i"] ?? "")'").first
+            #expect(row == [pharmacy["n"], region, pharmacy["p"], pharmacy["a"], pharmacy["c"], pharmacy["o"], pharmacy["ic"], pharmacy["s"]])
         }
 
         // q=ip and q=id for the most widely sold item: every offer, its price in euros.
