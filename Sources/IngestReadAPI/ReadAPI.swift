@@ -19,8 +19,8 @@ public enum ReadAPI {
             guard let match = ItemSearchExpression.match(text) else { return encode(ItemSearch(items: [])) }
             let items = try snapshot.withReader { try $0.search(match, limit: searchLimit) }
             return encode(ItemSearch(items: items.map { .init(a: $0.aptcode, n: $0.name, p: $0.producer) }))
-        case .itemPharmacies(let aptcode, let near, let onlyNearest):
-            return encode(try itemPharmacies(snapshot, aptcode: aptcode, near: near, onlyNearest: onlyNearest))
+        case .itemPharmacies(let aptcode, let near, let onlyNearest, let inStock):
+            return encode(try itemPharmacies(snapshot, aptcode: aptcode, near: near, onlyNearest: onlyNearest, inStock: inStock))
         case .itemDetails(let aptcode, let pharmacyID):
             return encode(ItemDetails(item_details: try itemDetails(snapshot, aptcode: aptcode, pharmacyID: pharmacyID).map { [$0] } ?? []))
         case .atc(let parent):
@@ -91,11 +91,15 @@ public enum ReadAPI {
         })
     }
 
-    static func itemPharmacies(_ snapshot: OpenSnapshot, aptcode: String, near: GeoPoint?, onlyNearest: Bool) throws -> ItemPharmacies {
+    static func itemPharmacies(_ snapshot: OpenSnapshot, aptcode: String, near: GeoPoint?, onlyNearest: Bool,
+                               inStock: Bool = false) throws -> ItemPharmacies {
         let directory = snapshot.pharmacies
         let offers = try snapshot.withReader { try $0.offers(of: aptcode) }.compactMap { offer -> ItemPharmacies.Offer? in
             guard let pharmacy = directory.indexByID[offer.pharmacyID] else { return nil }
-            return .init(pharmacy: pharmacy, metres: distance(pharmacy, in: directory, from: near), priceCents: offer.priceCents)
+            // "Currently selling": a quantity above zero, or a price list that reports none.
+            if inStock, let quantity = offer.quantity, quantity <= 0 { return nil }
+            return .init(pharmacy: pharmacy, metres: distance(pharmacy, in: directory, from: near), priceCents: offer.priceCents,
+                         quantity: offer.quantity)
         }
         let groups = grouped(offers.map { ($0.pharmacy, $0.metres) }, in: directory, onlyNearest: onlyNearest)
         return ItemPharmacies(aptcode: aptcode, directory: directory, showsDistance: near != nil,

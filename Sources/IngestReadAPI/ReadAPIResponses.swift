@@ -83,6 +83,8 @@ struct ItemPharmacies {
         var pharmacy: PharmacyDirectory.Index
         var metres: Double?
         var priceCents: Int64
+        /// Units in stock; nil where the pharmacy reports prices only (written `""`).
+        var quantity: Int64?
     }
 
     var aptcode: String
@@ -112,6 +114,7 @@ extension ItemPharmacies: JSONWritable {
                                         item.withUnsafeBufferPointer { writer.fields($0) }
                                         writer.fields(UnsafeBufferPointer(rebasing: rendered[directory.offerFields[offer.pharmacy]]))
                                         writer.field("p", unescaped: { ReadAPIFormat.appendPrice(offer.priceCents, to: &$0) })
+                                        writer.field("q", unescaped: { if let quantity = offer.quantity { $0.append(contentsOf: String(quantity).utf8) } })
                                         if showsDistance { writer.distance(offer.metres) }
                                     }
                                 }

@@ -4,7 +4,8 @@
 public enum ReadQuery: Equatable, Sendable {
     case pharmacies(near: GeoPoint?, onlyNearest: Bool)
     case itemSearch(text: String)
-    case itemPharmacies(aptcode: String, near: GeoPoint?, onlyNearest: Bool)
+    /// `inStock`: only pharmacies whose quantity is above zero or not reported (Version 2).
+    case itemPharmacies(aptcode: String, near: GeoPoint?, onlyNearest: Bool, inStock: Bool = false)
     case itemDetails(aptcode: String, pharmacyID: String)
     case atc(parent: String?)
     /// Version 2: one offer's shelf prices over time, newest first.
@@ -38,7 +39,13 @@ public enum ReadQuery: Equatable, Sendable {
         case "ip":
             let aptcode = try required("aptcode").uppercased()
             let near = try Self.position(parameters)
-            self = .itemPharmacies(aptcode: aptcode, near: near, onlyNearest: try Self.onlyNearest(parameters, near: near))
+            let inStock: Bool
+            switch parameters["inStock"] {
+            case nil, "0": inStock = false
+            case "1": inStock = true
+            case let other?: throw Invalid(reason: "inStock is 0 or 1, not \(other)")
+            }
+            self = .itemPharmacies(aptcode: aptcode, near: near, onlyNearest: try Self.onlyNearest(parameters, near: near), inStock: inStock)
         case "id":
             self = .itemDetails(aptcode: try required("aptcode").uppercased(), pharmacyID: try required("client_id"))
         case "a":

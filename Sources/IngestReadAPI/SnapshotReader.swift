@@ -43,13 +43,13 @@ final class SnapshotReader {
         return items
     }
 
-    /// Every offer of one item: pharmacy and shelf price (the covering index `offers_by_item`).
-    func offers(of aptcode: String) throws(SQLiteError) -> [(pharmacyID: String, priceCents: Int64)] {
-        let statement = try database.cachedStatement("SELECT pharmacy_id, price_cents FROM offers WHERE aptcode = ?")
+    /// Every offer of one item: pharmacy, shelf price and quantity (nil: not reported), from the covering index `offers_by_item`.
+    func offers(of aptcode: String) throws(SQLiteError) -> [(pharmacyID: String, priceCents: Int64, quantity: Int64?)] {
+        let statement = try database.cachedStatement("SELECT pharmacy_id, price_cents, quantity FROM offers WHERE aptcode = ?")
         defer { statement.reset() }
         try statement.bind(aptcode, at: 1)
-        var offers: [(String, Int64)] = []
-        while try statement.step() { offers.append((statement.string(0) ?? "", statement.int64(1))) }
+        var offers: [(String, Int64, Int64?)] = []
+        while try statement.step() { offers.append((statement.string(0) ?? "", statement.int64(1), statement.isNull(2) ? nil : statement.int64(2))) }
         return offers
     }
 

@@ -63,6 +63,16 @@ enum OpenAPIDocument {
             }
           },
           {
+            "name": "inStock",
+            "in": "query",
+            "required": false,
+            "description": "q=ip: 1 keeps pharmacies whose quantity is above zero or not reported",
+            "schema": {
+              "type": "string",
+              "enum": ["0", "1"]
+            }
+          },
+          {
             "name": "onlyNearest",
             "in": "query",
             "required": false,
@@ -425,7 +435,8 @@ enum OpenAPIDocument {
           "i",
           "pi",
           "n",
-          "p"
+          "p",
+          "q"
         ],
         "properties": {
           "i": {
@@ -440,6 +451,10 @@ enum OpenAPIDocument {
           "p": {
             "type": "string",
             "description": "shelf price, e.g. 2.37€"
+          },
+          "q": {
+            "type": "string",
+            "description": "units in stock; empty where the pharmacy reports prices only"
           },
           "di": {
             "type": "string"

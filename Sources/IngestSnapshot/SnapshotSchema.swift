@@ -31,8 +31,9 @@ public struct SnapshotSchema: Sendable {
     ///
     /// `offers_by_item` keeps an item's offers in pharmacy order, the order
     /// the integrity check looks them up in (`SnapshotIntegrityCheck`); the
-    /// price rides along so an item's offers and prices come from the index
-    /// alone, and the few hundred of them sort by price in microseconds.
+    /// price and quantity ride along so an item's offers, prices and stock
+    /// (`?q=ip`) come from the index alone, and the few hundred of them sort
+    /// by price in microseconds.
     public static let core: [SnapshotTable] = [
         SnapshotTable(name: "meta", create: "CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT) WITHOUT ROWID", counted: false,
                       about: TableAbout("About this snapshot", "The snapshot's version, schema version, creation time and importer.",
@@ -74,7 +75,7 @@ public struct SnapshotSchema: Sendable {
                 price_75_cents INTEGER, price_90_cents INTEGER, price_100_cents INTEGER,
                 PRIMARY KEY (pharmacy_id, aptcode)
             ) WITHOUT ROWID
-            """, indexes: ["CREATE INDEX offers_by_item ON offers(aptcode, pharmacy_id, price_cents)"], analysed: false,
+            """, indexes: ["CREATE INDEX offers_by_item ON offers(aptcode, pharmacy_id, price_cents, quantity)"], analysed: false,
             about: TableAbout("Offers", "One row per item in a pharmacy's stock: the shelf price and what a patient pays at each reimbursement tier.", columns: [
                 ("pharmacy_id", "Pharmacy"), ("aptcode", "Item"), ("price_cents", "Shelf price, euro cents"),
                 ("quantity", "Units in stock; empty where the feed reports no stock levels"),

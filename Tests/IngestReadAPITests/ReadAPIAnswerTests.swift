@@ -93,7 +93,7 @@ import Testing
         let group = try #require(nearest["item_pharmacies"]?.first)
         #expect(nearest["item_pharmacies"]?.count == 1 && group["n"] as? String == "Nearest")
         let offers = try #require(group["p"] as? [[String: String]])
-        #expect(offers.first == ["i": "MM0007145", "pi": "31937", "n": "SELMA APTEEK", "p": "2.37€", "di": "187 m"])
+        #expect(offers.first == ["i": "MM0007145", "pi": "31937", "n": "SELMA APTEEK", "p": "2.37€", "q": "5", "di": "187 m"])
         #expect(offers.count == 3 && offers.map { $0["pi"] ?? "" } == ["31937", "5060", "5061"])
     }
 
@@ -104,4 +104,17 @@ import Testing
         let unknown = try SampleSnapshot.answer(["q": "a", "atc": "ZZZ"]) as? NSDictionary
         #expect(unknown == ["atc": []] as NSDictionary)
     }
+
+    /// READ_API.md Version 2: each offer says its stock; `inStock=1` keeps
+    /// quantities above zero and price lists that report none.
+    @Test func offersSayTheirStockAndInStockKeepsThoseSelling() throws {
+        // DOXY-M: SELMA has 5, AASA 14, ÜLIKOOLI 0.
+        let all = try #require(try SampleSnapshot.answer(["q": "ip", "aptcode": "MM0007145"]) as? [String: [[String: Any]]])
+        let offers = (all["item_pharmacies"] ?? []).flatMap { $0["p"] as? [[String: String]] ?? [] }
+        #expect(offers.map { [$0["pi"] ?? "", $0["q"] ?? ""] }.sorted { $0[0] < $1[0] } == [["31937", "5"], ["5060", "14"], ["5061", "0"]])
+        let selling = try #require(try SampleSnapshot.answer(["q": "ip", "aptcode": "MM0007145", "inStock": "1"]) as? [String: [[String: Any]]])
+        let kept = (selling["item_pharmacies"] ?? []).flatMap { $0["p"] as? [[String: String]] ?? [] }.compactMap { $0["pi"] }.sorted()
+        #expect(kept == ["31937", "5060"])
+    }
 }
+

@@ -11,6 +11,8 @@ import Testing
         #expect(try ReadQuery(["q": "i", "search": "doxy-m*"]) == .itemSearch(text: "doxy-m*"))
         #expect(try ReadQuery(["q": "i", "search": ""]) == .itemSearch(text: ""))
         #expect(try ReadQuery(["q": "ip", "aptcode": "MM1", "onlyNearest": "0"]) == .itemPharmacies(aptcode: "MM1", near: nil, onlyNearest: false))
+        #expect(try ReadQuery(["q": "ip", "aptcode": "mm1", "inStock": "1"]) == .itemPharmacies(aptcode: "MM1", near: nil, onlyNearest: false, inStock: true))
+        #expect(throws: ReadQuery.Invalid(reason: "inStock is 0 or 1, not yes")) { try ReadQuery(["q": "ip", "aptcode": "MM1", "inStock": "yes"]) }
         #expect(try ReadQuery(["q": "id", "aptcode": "MM1", "client_id": "31937"]) == .itemDetails(aptcode: "MM1", pharmacyID: "31937"))
         #expect(try ReadQuery(["q": "a"]) == .atc(parent: nil))
         #expect(try ReadQuery(["q": "a", "atc": "J01"]) == .atc(parent: "J01"))
