@@ -15,9 +15,11 @@ public enum ReadAPI {
         switch query {
         case .pharmacies(let near, let onlyNearest):
             return encode(pharmacyList(snapshot, near: near, onlyNearest: onlyNearest))
-        case .itemSearch(let text):
-            guard let match = ItemSearchExpression.match(text) else { return encode(ItemSearch(items: [])) }
-            let items = try snapshot.withReader { try $0.search(match, limit: searchLimit) }
+        case .itemSearch(let text, let atc):
+            // Words that match nothing find nothing; no words at all, with an ATC prefix, list the group's items.
+            let match = ItemSearchExpression.match(text)
+            guard match != nil || (atc != nil && text.allSatisfy(\.isWhitespace)) else { return encode(ItemSearch(items: [])) }
+            let items = try snapshot.withReader { try $0.search(match, atcPrefix: atc, limit: searchLimit) }
             return encode(ItemSearch(items: items.map { .init(a: $0.aptcode, n: $0.name, p: $0.producer) }))
         case .itemPharmacies(let aptcode, let near, let onlyNearest, let inStock):
             return encode(try itemPharmacies(snapshot, aptcode: aptcode, near: near, onlyNearest: onlyNearest, inStock: inStock))

@@ -3,7 +3,8 @@
 /// wrong is a `ReadQuery.Invalid` (HTTP 400) here, before any SQL runs.
 public enum ReadQuery: Equatable, Sendable {
     case pharmacies(near: GeoPoint?, onlyNearest: Bool)
-    case itemSearch(text: String)
+    /// `atc`: only items whose ATC code starts with it (Version 2), alone or with `text`.
+    case itemSearch(text: String, atc: String? = nil)
     /// `inStock`: only pharmacies whose quantity is above zero or not reported (Version 2).
     case itemPharmacies(aptcode: String, near: GeoPoint?, onlyNearest: Bool, inStock: Bool = false)
     case itemDetails(aptcode: String, pharmacyID: String)
@@ -34,8 +35,9 @@ public enum ReadQuery: Equatable, Sendable {
             let near = try Self.position(parameters)
             self = .pharmacies(near: near, onlyNearest: try Self.onlyNearest(parameters, near: near))
         case "i":
-            guard let text = parameters["search"] else { throw Invalid(reason: "q=i needs the parameter search") }
-            self = .itemSearch(text: text)
+            let atc = parameters["atc"].flatMap { $0.isEmpty ? nil : $0.uppercased() }
+            guard let text = parameters["search"] ?? atc.map({ _ in "" }) else { throw Invalid(reason: "q=i needs the parameter search or atc") }
+            self = .itemSearch(text: text, atc: atc)
         case "ip":
             let aptcode = try required("aptcode").uppercased()
             let near = try Self.position(parameters)

@@ -27,15 +27,22 @@ final class SnapshotReader {
                     infoURL: statement.string(5), imageURL: statement.string(6))
     }
 
-    /// Items whose names match an `ItemSearchExpression`, by name, at most `limit`.
-    func search(_ match: String, limit: Int) throws(SQLiteError) -> [Item] {
-        let statement = try database.cachedStatement("""
+    /// Items whose names match an `ItemSearchExpression` and whose ATC code
+    /// starts with `atcPrefix` (either may be nil, not both), by name, at most
+    /// `limit`. The prefix is a range on `items_by_atc`: ATC codes are capital
+    /// letters and digits, all sorting before `~`.
+    func search(_ match: String?, atcPrefix: String? = nil, limit: Int) throws(SQLiteError) -> [Item] {
+        let atc = atcPrefix == nil ? "" : "AND items.atc >= ?3 AND items.atc < ?3 || '~'"
+        let statement = try database.cachedStatement(match != nil ? """
             SELECT items.aptcode, items.name, items.producer FROM items_search JOIN items ON items.rowid = items_search.rowid
-            WHERE items_search MATCH ? ORDER BY items.name, items.aptcode LIMIT ?
+            WHERE items_search MATCH ?1 \(atc) ORDER BY items.name, items.aptcode LIMIT ?2
+            """ : """
+            SELECT items.aptcode, items.name, items.producer FROM items WHERE 1 \(atc) ORDER BY items.name, items.aptcode LIMIT ?2
             """)
         defer { statement.reset() }
-        try statement.bind(match, at: 1)
+        if let match { try statement.bind(match, at: 1) }
         try statement.bind(limit, at: 2)
+        if let atcPrefix { try statement.bind(atcPrefix, at: 3) }
         var items: [Item] = []
         while try statement.step() {
             items.append(Item(aptcode: statement.string(0) ?? "", name: statement.string(1) ?? "", producer: statement.string(2) ?? ""))

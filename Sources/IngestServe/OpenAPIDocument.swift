@@ -116,7 +116,7 @@ enum OpenAPIDocument {
             "name": "atc",
             "in": "query",
             "required": false,
-            "description": "ATC code whose children to list (q=a); the top level without it",
+            "description": "ATC code whose children to list (q=a; the top level without it), or the ATC prefix the found items start with (q=i, with or without search); any letter case",
             "schema": {
               "type": "string"
             }

@@ -116,5 +116,18 @@ import Testing
         let kept = (selling["item_pharmacies"] ?? []).flatMap { $0["p"] as? [[String: String]] ?? [] }.compactMap { $0["pi"] }.sorted()
         #expect(kept == ["31937", "5060"])
     }
+
+    /// READ_API.md Version 2: the thesis's "item search by the ATC code", alone or with words.
+    @Test func searchByATCPrefixAloneOrWithWords() throws {
+        func names(_ parameters: [String: String]) throws -> [String] {
+            let found = try #require(try SampleSnapshot.answer(parameters) as? [String: [[String: String]]])
+            return found["items"]?.map { $0["n"] ?? "" } ?? []
+        }
+        #expect(try names(["q": "i", "atc": "j01"]) == ["DOXY-M-RATIOPHARM TBL 100MG N10"])
+        #expect(try names(["q": "i", "atc": "M01AE01"]) == ["IBUMETIN TBL 400MG N10", "IBUMETIN TBL 400MG N30", "IBUPROFEN 200MG TBL N20; forte"])
+        #expect(try names(["q": "i", "search": "ibum", "atc": "M"]) == ["IBUMETIN TBL 400MG N10", "IBUMETIN TBL 400MG N30"])
+        #expect(try names(["q": "i", "search": "ibu", "atc": "N"]) == [])
+        #expect(try names(["q": "i", "search": "***", "atc": "M"]) == [], "words that match nothing find nothing")
+    }
 }
 

@@ -9,6 +9,8 @@ import Testing
         #expect(try ReadQuery(["q": "p"]) == .pharmacies(near: nil, onlyNearest: false))
         #expect(try ReadQuery(["q": "p", "latitude": "59.437", "longitude": "24.7536", "onlyNearest": "1"]) == .pharmacies(near: tallinn, onlyNearest: true))
         #expect(try ReadQuery(["q": "i", "search": "doxy-m*"]) == .itemSearch(text: "doxy-m*"))
+        #expect(try ReadQuery(["q": "i", "atc": "j01"]) == .itemSearch(text: "", atc: "J01"))
+        #expect(try ReadQuery(["q": "i", "search": "ibu", "atc": "M01"]) == .itemSearch(text: "ibu", atc: "M01"))
         #expect(try ReadQuery(["q": "i", "search": ""]) == .itemSearch(text: ""))
         #expect(try ReadQuery(["q": "ip", "aptcode": "MM1", "onlyNearest": "0"]) == .itemPharmacies(aptcode: "MM1", near: nil, onlyNearest: false))
         #expect(try ReadQuery(["q": "ip", "aptcode": "mm1", "inStock": "1"]) == .itemPharmacies(aptcode: "MM1", near: nil, onlyNearest: false, inStock: true))
@@ -22,7 +24,7 @@ import Testing
     @Test(arguments: [
         ([String: String](), "missing parameter q (p, i, ip, id, a, h or changes)"),
         (["q": "x"], "unknown q=x: expected p, i, ip, id, a, h or changes"),
-        (["q": "i"], "q=i needs the parameter search"),
+        (["q": "i"], "q=i needs the parameter search or atc"),
         (["q": "ip"], "q=ip needs the parameter aptcode"),
         (["q": "id", "aptcode": "MM1"], "q=id needs the parameter client_id"),
         (["q": "changes"], "q=changes needs the parameter since"),
