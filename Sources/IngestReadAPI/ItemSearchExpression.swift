@@ -1,15 +1,16 @@
 /// Any text a client types, as an FTS5 query that cannot be a syntax
 /// error: the text is cut into words the way the index's `unicode61`
 /// tokenizer cuts names (letters and digits; everything else separates),
-/// and each word becomes a quoted prefix on the `name` column, all required:
-/// `doxy-m*` → `name : ("doxy"* AND "m"*)`. Quoting leaves no operator,
-/// column name or bracket of the client's to parse.
+/// and each word becomes a quoted prefix, all required, each in the name,
+/// the producer or the active substance (READ_API.md, Version 2):
+/// `doxy-m*` → `{name producer active_substance} : ("doxy"* AND "m"*)`.
+/// Quoting leaves no operator, column name or bracket of the client's to parse.
 public enum ItemSearchExpression {
     /// nil when the text has no word: nothing to search for.
     public static func match(_ text: String) -> String? {
         let words = self.words(text).prefix(16) // a longer text is not a search
         guard !words.isEmpty else { return nil }
-        return "name : (" + words.map { "\"\($0)\"*" }.joined(separator: " AND ") + ")"
+        return "{name producer active_substance} : (" + words.map { "\"\($0)\"*" }.joined(separator: " AND ") + ")"
     }
 
     /// The words of `text`, as the index cuts them.

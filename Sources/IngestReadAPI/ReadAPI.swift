@@ -16,10 +16,7 @@ public enum ReadAPI {
         case .pharmacies(let near, let onlyNearest):
             return encode(pharmacyList(snapshot, near: near, onlyNearest: onlyNearest))
         case .itemSearch(let text, let atc):
-            // Words that match nothing find nothing; no words at all, with an ATC prefix, list the group's items.
-            let match = ItemSearchExpression.match(text)
-            guard match != nil || (atc != nil && text.allSatisfy(\.isWhitespace)) else { return encode(ItemSearch(items: [])) }
-            let items = try snapshot.withReader { try $0.search(match, atcPrefix: atc, limit: searchLimit) }
+            let items = try snapshot.withReader { reader in try search(text, atc: atc, in: reader) }
             return encode(ItemSearch(items: items.map { .init(a: $0.aptcode, n: $0.name, p: $0.producer) }))
         case .itemPharmacies(let aptcode, let near, let onlyNearest, let inStock):
             return encode(try itemPharmacies(snapshot, aptcode: aptcode, near: near, onlyNearest: onlyNearest, inStock: inStock))
@@ -37,6 +34,23 @@ public enum ReadAPI {
     }
 
     public static func error(_ reason: String) -> Data { encode(ErrorBody(error: reason)) }
+
+    /// `?q=i`: the items a code names exactly (aptcode, package code, GTIN,
+    /// GS1 element string), then those whose words match, within the ATC
+    /// prefix when one is given; by name, at most `searchLimit`. Words that
+    /// match nothing find nothing; no words, with an ATC prefix, list its items.
+    static func search(_ text: String, atc: String?, in reader: SnapshotReader) throws -> [SnapshotReader.Item] {
+        var items = try ScannedCode(text).map { code in
+            try reader.items(named: code).filter { atc == nil || ($0.atc ?? "").hasPrefix(atc!) }.map(\.item)
+        } ?? []
+        let match = ItemSearchExpression.match(text)
+        if match != nil || (atc != nil && text.allSatisfy(\.isWhitespace)) {
+            items += try reader.search(match, atcPrefix: atc, limit: searchLimit)
+        }
+        var seen = Set<String>()
+        return items.filter { seen.insert($0.aptcode).inserted }
+            .sorted { ($0.name, $0.aptcode) < ($1.name, $1.aptcode) }.prefix(searchLimit).map { $0 }
+    }
 
     /// `GET /health` (READ_API.md, Version 2): which snapshot is served.
     public static func health(_ snapshot: OpenSnapshot) -> Data {

@@ -50,6 +50,22 @@ final class SnapshotReader {
         return items
     }
 
+    /// Items a code names exactly: its aptcode, package code or GTIN (each an index lookup), with their ATC codes.
+    func items(named code: ScannedCode) throws(SQLiteError) -> [(item: Item, atc: String?)] {
+        var found: [(Item, String?)] = []
+        for (column, value) in [("aptcode", code.aptcode), ("package_code", code.packageCode), ("gtin", code.gtin)] {
+            guard let value else { continue }
+            let statement = try database.cachedStatement("SELECT aptcode, name, producer, atc FROM items WHERE \(column) = ?")
+            defer { statement.reset() }
+            try statement.bind(value, at: 1)
+            while try statement.step() {
+                found.append((Item(aptcode: statement.string(0) ?? "", name: statement.string(1) ?? "", producer: statement.string(2) ?? ""),
+                              statement.string(3)))
+            }
+        }
+        return found
+    }
+
     /// Every offer of one item: pharmacy, shelf price and quantity (nil: not reported), from the covering index `offers_by_item`.
     func offers(of aptcode: String) throws(SQLiteError) -> [(pharmacyID: String, priceCents: Int64, quantity: Int64?)] {
         let statement = try database.cachedStatement("SELECT pharmacy_id, price_cents, quantity FROM offers WHERE aptcode = ?")

@@ -60,7 +60,7 @@ public struct SnapshotSchema: Sendable {
                 aptcode TEXT PRIMARY KEY, package_code TEXT, gtin TEXT, name TEXT, producer TEXT,
                 atc TEXT, active_substance TEXT, info_url TEXT, image_url TEXT
             )
-            """, indexes: ["CREATE INDEX items_by_gtin ON items(gtin)", "CREATE INDEX IF NOT EXISTS items_by_atc ON items(atc)"],
+            """, indexes: ["CREATE INDEX items_by_gtin ON items(gtin)", "CREATE INDEX items_by_package_code ON items(package_code)", "CREATE INDEX IF NOT EXISTS items_by_atc ON items(atc)"],
             about: TableAbout("Items", "One row per item sold anywhere in this snapshot. The search box finds any part of a word.", columns: [
                 ("aptcode", "Item code of the pharmacy systems"), ("package_code", "Package code of the medicine register and reimbursement list"),
                 ("gtin", "GTIN, 14 digits"), ("name", "Name as sold"), ("producer", "Producer or marketing authorisation holder"),

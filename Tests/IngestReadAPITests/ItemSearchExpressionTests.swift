@@ -3,11 +3,11 @@ import Testing
 
 /// Search text of any kind becomes a query FTS5 accepts, of the same words.
 @Suite struct ItemSearchExpressionTests {
-    @Test func wordsBecomeRequiredPrefixesOfTheName() {
-        #expect(ItemSearchExpression.match("doxy-m*") == #"name : ("doxy"* AND "m"*)"#)
-        #expect(ItemSearchExpression.match("  IBU  ") == #"name : ("IBU"*)"#)
-        #expect(ItemSearchExpression.match("õrn šamp") == #"name : ("õrn"* AND "šamp"*)"#)
-        #expect(ItemSearchExpression.match("\"name\": NEAR(a b) OR ^x") == #"name : ("name"* AND "NEAR"* AND "a"* AND "b"* AND "OR"* AND "x"*)"#)
+    @Test func wordsBecomeRequiredPrefixesOfNameProducerOrSubstance() {
+        #expect(ItemSearchExpression.match("doxy-m*") == #"{name producer active_substance} : ("doxy"* AND "m"*)"#)
+        #expect(ItemSearchExpression.match("  IBU  ") == #"{name producer active_substance} : ("IBU"*)"#)
+        #expect(ItemSearchExpression.match("õrn šamp") == #"{name producer active_substance} : ("õrn"* AND "šamp"*)"#)
+        #expect(ItemSearchExpression.match("\"name\": NEAR(a b) OR ^x") == #"{name producer active_substance} : ("name"* AND "NEAR"* AND "a"* AND "b"* AND "OR"* AND "x"*)"#)
     }
 
     @Test func textWithoutWordsIsNoSearch() {

@@ -129,5 +129,27 @@ import Testing
         #expect(try names(["q": "i", "search": "ibu", "atc": "N"]) == [])
         #expect(try names(["q": "i", "search": "***", "atc": "M"]) == [], "words that match nothing find nothing")
     }
+
+    /// READ_API.md Version 2: a code matches exactly — an aptcode, a package
+    /// code, a GTIN in any form, a scanned GS1 element string — and words
+    /// match the producer and the substance too.
+    @Test func searchFindsCodesScansProducersAndSubstances() throws {
+        func codes(_ search: String) throws -> [String] {
+            let found = try #require(try SampleSnapshot.answer(["q": "i", "search": search]) as? [String: [[String: String]]])
+            return found["items"]?.map { $0["a"] ?? "" } ?? []
+        }
+        // IBUMETIN N10: aptcode MM0034978, package code 1012341, GTIN 04740086000124.
+        for scan in ["mm0034978", "1012341", "4740086000124", "04740086000124", "0104740086000124", "(01)04740086000124",
+                     "(01)04740086000124(17)271231(10)AB12", "]C10104740086000124172712311" + "0AB12",
+                     "]d20104740086000124\u{1D}10AB12\u{1D}17271231", "0104740086000124\u{1D}10AB12"] {
+            #expect(try codes(scan) == ["MM0034978"], "\(scan.debugDescription)")
+        }
+        #expect(try codes("4740086000125") == [], "a wrong check digit is no GTIN")
+        #expect(try codes("(01)4740086000124") == [], "AI (01) carries 14 digits")
+        #expect(try codes("nycomed") == ["MM0034978", "MM0034371"], "by name: IBUMETIN TBL 400MG N10, then N30")
+        #expect(try codes("doxycyclinum") == ["MM0007145"])
+        let scannedInGroup = try #require(try SampleSnapshot.answer(["q": "i", "search": "(01)04740086000124", "atc": "J01"]) as? [String: [[String: String]]])
+        #expect(scannedInGroup["items"]?.isEmpty == true, "a code outside the ATC prefix is left out")
+    }
 }
 

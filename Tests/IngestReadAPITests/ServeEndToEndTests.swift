@@ -166,7 +166,8 @@ import Testing
         let prefix = String(name.prefix(3))
         let searched = try await Self.get("\(server.base)/?q=i&search=\(prefix.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)")
         let items = try #require((searched.json as? [String: [[String: String]]])?["items"])
-        let names = query.rows("SELECT aptcode, name FROM items").filter { row in
+        // Version 2: a word of the name, the producer or the substance.
+        let names = query.rows("SELECT aptcode, name || ' ' || coalesce(producer, '') || ' ' || coalesce(active_substance, '') FROM items").filter { row in
             (row[1] ?? "").split(whereSeparator: { !$0.isLetter && !$0.isNumber }).contains { $0.lowercased().hasPrefix(prefix.lowercased()) }
         }
         #expect(!items.isEmpty && Set(items.map { $0["a"] ?? "" }) == Set(names.prefix(50).map { $0[0] ?? "" }))

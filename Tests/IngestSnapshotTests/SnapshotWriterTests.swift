@@ -68,8 +68,8 @@ import Testing
         // 7 offers, 4 pharmacies (2 each, rounded up), 2 items (4 each, rounded up).
         #expect(query.value("SELECT stat FROM sqlite_stat1 WHERE tbl = 'offers' AND idx = 'offers'") == "7 2 1")
         #expect(query.value("SELECT stat FROM sqlite_stat1 WHERE tbl = 'offers' AND idx = 'offers_by_item'") == "7 4 1 1")
-        // The other tables are analysed as usual: items' key and its two indexes.
-        #expect(query.value("SELECT count(*) FROM sqlite_stat1 WHERE tbl = 'items'") == "3")
+        // The other tables are analysed as usual: items' key and its three indexes (GTIN, package code, ATC).
+        #expect(query.value("SELECT count(*) FROM sqlite_stat1 WHERE tbl = 'items'") == "4")
         let plan = query.rows("EXPLAIN QUERY PLAN SELECT pharmacy_id FROM offers WHERE aptcode = 'A' ORDER BY price_cents")
             .map { $0.last! ?? "" }.joined(separator: " | ")
         #expect(plan.contains("offers_by_item"), "\(plan)")
