@@ -25,6 +25,18 @@ import Testing
         }
     }
 
+    /// Issue 35, item 5: docs/OPERATIONS.md's runbook has a row for every code of `--help`, with something to do.
+    @Test func theRunbookSaysWhatToDoForEveryExitCode() throws {
+        let runbook = try String(contentsOfFile: "\(RepositoryFiles.root)/docs/OPERATIONS.md", encoding: .utf8)
+        let rows = runbook.split(separator: "\n").filter { $0.hasPrefix("| ") && $0.split(separator: "|").count == 3 }
+        for status in ExitStatus.allCases {
+            let row = rows.first { $0.hasPrefix("| \(status.rawValue) | \(status.meaning) | ") }
+            #expect(row != nil, "docs/OPERATIONS.md's runbook has no row for exit code \(status.rawValue)")
+            #expect((row?.split(separator: "|").last?.trimmingCharacters(in: .whitespaces).count ?? 0) > 10, "exit \(status.rawValue): nothing to do")
+        }
+        #expect(rows.filter { Int($0.split(separator: "|").first?.trimmingCharacters(in: .whitespaces) ?? "") != nil }.count == ExitStatus.allCases.count)
+    }
+
     @Test func readmeListsEveryExitCode() throws {
         // Markdown's code spans aside, each line is --help's.
         let readme = try String(contentsOfFile: "\(RepositoryFiles.root)/README.md", encoding: .utf8).replacingOccurrences(of: "`", with: "")
