@@ -50,9 +50,22 @@ struct SnapshotsCommand: ParsableCommand {
             }
         }
 
-        /// The version named, or exit 66 saying which exist.
+        /// The version named, or exit 66 saying which exist. `current` names
+        /// the version `current` points at, `previous` the one published before it.
         func existing(_ version: String) throws -> String {
             let versions = directory.versions()
+            if version == "current" || version == "previous" {
+                guard let current = directory.currentVersion(), let index = versions.firstIndex(of: current) else {
+                    printError("ingest: there is no current snapshot in \(snapshots)")
+                    throw ExitStatus.inputMissing.exitCode
+                }
+                if version == "current" { return current }
+                guard index > 0 else {
+                    printError("ingest: no version in \(snapshots) was published before current (\(current))")
+                    throw ExitStatus.inputMissing.exitCode
+                }
+                return versions[index - 1]
+            }
             guard versions.contains(version) else {
                 printError("ingest: no snapshot \(version) in \(snapshots); there are: \(versions.joined(separator: ", "))")
                 throw ExitStatus.inputMissing.exitCode
@@ -141,6 +154,9 @@ struct SnapshotsCommand: ParsableCommand {
         @Option(name: .long, help: "How many versions to keep.")
         var keep: Int
 
+        @Flag(name: .long, help: "Only say which versions would be removed.")
+        var dryRun = false
+
         func validate() throws {
             guard keep >= 1 else { throw ValidationError("--keep must be at least 1") }
         }
@@ -148,8 +164,8 @@ struct SnapshotsCommand: ParsableCommand {
         func run() throws {
             try location.requireFolder()
             try location.guarded {
-                let removed = try location.locked { SnapshotPublisher(directory: location.directory).prune(keep: keep) }
-                print(removed.isEmpty ? "nothing to prune" : "removed: \(removed.joined(separator: ", "))")
+                let removed = try location.locked { SnapshotPublisher(directory: location.directory).prune(keep: keep, dryRun: dryRun) }
+                print(removed.isEmpty ? "nothing to prune" : "\(dryRun ? "would remove" : "removed"): \(removed.joined(separator: ", "))")
             }
         }
     }
@@ -214,8 +230,8 @@ struct SnapshotsCommand: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "What changed from version A to version B.",
                                                         discussion: ExitStatus.helpText(exitCodes))
         @OptionGroup var location: Location
-        @Argument(help: "The older version.") var from: String
-        @Argument(help: "The newer version.") var to: String
+        @Argument(help: "The older version (or previous, or current).") var from: String
+        @Argument(help: "The newer version (or current).") var to: String
         @Flag(name: .long, help: "Print JSON instead of text.") var json = false
 
         func run() throws {

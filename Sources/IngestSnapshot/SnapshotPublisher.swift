@@ -135,13 +135,18 @@ public struct SnapshotPublisher {
     /// Deletes the oldest versions beyond `retention`, never `current`.
     /// Returns the versions removed.
     @discardableResult
-    public func prune(keep: Int? = nil) -> [String] {
+    /// `dryRun`: only say which versions would go.
+    public func prune(keep: Int? = nil, dryRun: Bool = false) -> [String] {
         let keep = max(1, keep ?? retention)
         let current = directory.currentVersion()
         let versions = directory.versions()
         guard versions.count > keep else { return [] }
         var removed: [String] = []
         for version in versions.dropLast(keep) where version != current {
+            if dryRun {
+                removed.append(version)
+                continue
+            }
             unlink(directory.snapshotPath(version))
             for sidecar in directory.sidecarPaths(version) { unlink(sidecar) }
             removed.append(version)

@@ -78,9 +78,19 @@ import Testing
         let directory = SnapshotDirectory(path: snapshots)
         let versions = directory.versions()
         try #require(versions.count == 3)
+        // Issue 35, item 5: a dry run says what would go and removes nothing.
+        let dry = try CommandRunner.ingest(["snapshots", "prune", "--keep", "1", "--dry-run", "--snapshots", snapshots])
+        #expect(dry.status == 0 && dry.stdout == "would remove: \(versions[0]), \(versions[1])\n")
+        #expect(directory.versions() == versions)
+        // `current` and `previous` name the last two versions.
+        let named = try CommandRunner.ingest(["snapshots", "diff", "previous", "current", "--snapshots", snapshots])
+        let explicit = try CommandRunner.ingest(["snapshots", "diff", versions[1], versions[2], "--snapshots", snapshots])
+        #expect(named.status == 0 && named.stdout == explicit.stdout && named.stdout.hasPrefix("\(versions[1]) → \(versions[2])\n"))
         let prune = try CommandRunner.ingest(["snapshots", "prune", "--keep", "1", "--snapshots", snapshots])
-        #expect(prune.status == 0)
+        #expect(prune.status == 0 && prune.stdout == "removed: \(versions[0]), \(versions[1])\n")
         #expect(directory.versions() == [versions[2]])
+        let alone = try CommandRunner.ingest(["snapshots", "diff", "previous", "current", "--snapshots", snapshots])
+        #expect(alone.status == 66 && alone.stderr == "ingest: no version in \(snapshots) was published before current (\(versions[2]))\n")
     }
 
     @Test func aFailedGateExitsWithItsCodeAndForcePublishes() throws {
