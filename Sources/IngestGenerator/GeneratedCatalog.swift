@@ -87,12 +87,22 @@ struct GeneratedCatalog: Sendable {
         }
         for index in 0..<count {
             let medicine = index % 5 < 2
-            let name = (Self.word(&random, syllables: 2) + Self.word(&random, syllables: 2)).uppercased() + " " + random.pick(Self.forms)
+            let name = (Self.word(&random, syllables: 2) + Self.word(&random, syllables: 2)).uppercased()
+            var form = random.pick(Self.forms)
+            let producer = random.pick(Self.producers)
+            var atc = medicine ? random.pick(leaves) : nil
+            // Every tenth item is another maker's version of the medicine five
+            // before it: the same ATC code and form, so the register has
+            // equivalents (`?q=eq`) in databases of any size.
+            if index >= 10, index % 10 == 0 {
+                let original = items[index - 5]
+                (atc, form) = (original.atc, Self.forms.first { original.name.hasSuffix(" " + $0) } ?? form)
+            }
             items.append(Item(
-                aptcode: String(format: "MM%07d", index), name: name, producer: random.pick(Self.producers),
+                aptcode: String(format: "MM%07d", index), name: name + " " + form, producer: producer,
                 gtin: Self.withCheckDigit(gtin12: "474" + String(format: "%09d", index)),
                 packageCode: medicine ? Self.packageCode(100_000 + index) : nil,
-                atc: medicine ? random.pick(leaves) : nil, substance: medicine ? random.pick(Self.substances) : nil,
+                atc: atc, substance: medicine ? random.pick(Self.substances) : nil,
                 baseCents: random.int(50...9_000), vatPercent: medicine ? 9 : 22))
         }
         // Half the medicines are reimbursed, with tiers and diagnoses in every published notation.

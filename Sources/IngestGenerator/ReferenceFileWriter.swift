@@ -1,7 +1,8 @@
 import Foundation
 
 /// The reference files of a generated folder: registry, reimbursement list,
-/// ATC, ICD-10 and GS1 datasheets, with faults at the chosen rate.
+/// ATC, ICD-10, GS1 datasheets and the medicine register, with faults at
+/// the chosen rate.
 struct ReferenceFileWriter {
     let catalog: GeneratedCatalog
     let pharmacies: Int
@@ -24,6 +25,7 @@ struct ReferenceFileWriter {
             ("atc.csv", try atc(directory)),
             ("icd10.csv", try icd10(directory)),
             ("gs1_datasheets.xml", try gs1(directory, &random)),
+            ("medicine_register_\(listYear)-01-01.csv", try register(directory)),
         ]
     }
 
@@ -147,6 +149,36 @@ struct ReferenceFileWriter {
             truth.reject("bad_hierarchy")
         }
         sink.append("</tradeItemDatasheet>\n")
+        try sink.finish()
+        return truth
+    }
+
+    /// Form, strength and pack size as the register writes them, for each
+    /// of the catalogue's name endings (`GeneratedCatalog.forms`). Many
+    /// medicines share an ATC code and an ending, so test databases have
+    /// equivalents for `?q=eq`; a few are written in other letter case and
+    /// with spaces, as registers do, which the comparison must see through.
+    static let registerForms = ["TBL 400MG N10": ("tablett", "400mg", "10"), "TBL 200MG N20": ("tablett", "200mg", "20"),
+                                "KAPS N30": ("kapsel", "", "30"), "SIIRUP 100ML": ("siirup", "", "100 ml"),
+                                "KREEM 50G": ("kreem", "", "50 g"), "GEEL 30G": ("geel", "", "30 g"),
+                                "TILGAD 10ML": ("silmatilgad", "", "10 ml"), "PULBER N10": ("pulber", "", "10")]
+
+    /// The medicine register (FEEDS.md §11): every medicine of the catalogue, faultless.
+    private func register(_ directory: String) throws -> GroundTruth.Feed {
+        var truth = GroundTruth.Feed()
+        var sink = try ByteSink(path: "\(directory)/medicine_register_\(listYear)-01-01.csv")
+        defer { sink.close() }
+        sink.append("package_code;name;form;strength;pack_size;atc;active_substance;leaflet_url;spc_url;prescription\n")
+        for (index, item) in catalog.items.enumerated() {
+            guard let code = item.packageCode, let atc = item.atc else { continue }
+            let ending = Self.registerForms.keys.first { item.name.hasSuffix(" " + $0) } ?? ""
+            var (form, strength, packSize) = Self.registerForms[ending] ?? ("", "", "")
+            if index % 7 == 0 { (form, strength) = (" " + form.uppercased(), strength.uppercased() + " ") }
+            let name = String(item.name.dropLast(ending.count)).trimmingCharacters(in: .whitespaces)
+            sink.append("\(code);\"\(name)\";\(form);\(strength);\(packSize);\(atc);\(item.substance ?? "");")
+            sink.append("https://register.example/leaflet/\(code).pdf;https://register.example/spc/\(code).pdf;\(index % 2 == 0 ? "Rx" : "OTC")\n")
+            truth.accept()
+        }
         try sink.finish()
         return truth
     }

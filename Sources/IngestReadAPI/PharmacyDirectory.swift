@@ -14,6 +14,7 @@ struct PharmacyDirectory: Sendable {
     /// A pharmacy's place in the arrays below.
     typealias Index = Int
 
+    let ids: [String]
     let names: [String]
     let positions: [GeoPoint?]
     /// Rank by (name, id): the order without a distance, and the tie-break between equal distances.
@@ -33,6 +34,7 @@ struct PharmacyDirectory: Sendable {
     var count: Int { names.count }
 
     init(_ rows: [PharmacyRow]) {
+        ids = rows.map(\.id)
         names = rows.map(\.name)
         positions = rows.map(\.position)
         let byName = rows.indices.sorted { (rows[$0].name, rows[$0].id) < (rows[$1].name, rows[$1].id) }

@@ -5,21 +5,25 @@ import IngestSnapshot
 /// JSON bodies the apps read. Sorting, grouping and formatting happen here;
 /// the SQL is in `SnapshotReader`.
 public enum ReadAPI {
-    /// At most this many items for a search (READ_API.md), and pharmacies for `onlyNearest`.
+    /// This many items for a search without a `limit` (READ_API.md), and pharmacies for `onlyNearest`.
     static let searchLimit = 50
     static let nearestLimit = 10
+    /// `onlyNearest=1&limit=N` answers at most this many (READ_API.md, Version 2).
+    static let nearestMaximum = 50
     static let nearestGroup = "Nearest"
 
     /// The JSON body for `query`. `.changes` is not answered here (`ChangesetCache`).
     public static func answer(_ query: ReadQuery, from snapshot: OpenSnapshot) throws -> Data {
         switch query {
-        case .pharmacies(let near, let onlyNearest):
-            return encode(pharmacyList(snapshot, near: near, onlyNearest: onlyNearest))
-        case .itemSearch(let text, let atc):
-            let items = try snapshot.withReader { reader in try search(text, atc: atc, in: reader) }
-            return encode(ItemSearch(items: items.map { .init(a: $0.aptcode, n: $0.name, p: $0.producer) }))
-        case .itemPharmacies(let aptcode, let near, let onlyNearest, let inStock):
-            return encode(try itemPharmacies(snapshot, aptcode: aptcode, near: near, onlyNearest: onlyNearest, inStock: inStock))
+        case .pharmacies(let near, let onlyNearest, let page):
+            return encode(pharmacyList(snapshot, near: near, onlyNearest: onlyNearest, page: page))
+        case .itemSearch(let text, let atc, let page):
+            let found = try snapshot.withReader { reader in try search(text, atc: atc, page: page, in: reader) }
+            return encode(ItemSearch(items: found.items.map { .init(a: $0.aptcode, n: $0.name, p: $0.producer) }, paging: found.paging))
+        case .itemPharmacies(let aptcode, let near, let onlyNearest, let inStock, let page):
+            return encode(try itemPharmacies(snapshot, aptcode: aptcode, near: near, onlyNearest: onlyNearest, inStock: inStock, page: page))
+        case .equivalents(let aptcode, let near, let tier, let limit):
+            return encode(try EquivalentsFinder(snapshot: snapshot).equivalents(of: aptcode, near: near, tier: tier, limit: limit))
         case .itemDetails(let aptcode, let pharmacyID):
             return encode(ItemDetails(item_details: try itemDetails(snapshot, aptcode: aptcode, pharmacyID: pharmacyID).map { [$0] } ?? []))
         case .atc(let parent):
@@ -37,19 +41,35 @@ public enum ReadAPI {
 
     /// `?q=i`: the items a code names exactly (aptcode, package code, GTIN,
     /// GS1 element string), then those whose words match, within the ATC
-    /// prefix when one is given; by name, at most `searchLimit`. Words that
+    /// prefix when one is given; by name, one page of them. Words that
     /// match nothing find nothing; no words, with an ATC prefix, list its items.
-    static func search(_ text: String, atc: String?, in reader: SnapshotReader) throws -> [SnapshotReader.Item] {
-        var items = try ScannedCode(text).map { code in
+    ///
+    /// The page is cut from the merged list: the first `offset + limit` rows
+    /// of the word search hold every row of it up to the page's end, and the
+    /// exact matches (a handful at most) are counted in the total unless the
+    /// words find them too.
+    static func search(_ text: String, atc: String?, page: ResultPage, in reader: SnapshotReader) throws -> (items: [SnapshotReader.Item], paging: Paging) {
+        let exact = try ScannedCode(text).map { code in
             try reader.items(named: code).filter { atc == nil || ($0.atc ?? "").hasPrefix(atc!) }.map(\.item)
         } ?? []
         let match = ItemSearchExpression.match(text)
-        if match != nil || (atc != nil && text.allSatisfy(\.isWhitespace)) {
-            items += try reader.search(match, atcPrefix: atc, limit: searchLimit)
+        let listed = match != nil || (atc != nil && text.allSatisfy(\.isWhitespace))
+        let limit = min(page.limit ?? searchLimit, ResultPage.maximum)
+        let end = page.offset > Int.max - limit - exact.count ? Int.max : page.offset + limit + exact.count
+        var items = exact
+        var total = 0
+        if listed {
+            items += try reader.search(match, atcPrefix: atc, limit: end)
+            total = try reader.searchCount(match, atcPrefix: atc)
         }
         var seen = Set<String>()
-        return items.filter { seen.insert($0.aptcode).inserted }
-            .sorted { ($0.name, $0.aptcode) < ($1.name, $1.aptcode) }.prefix(searchLimit).map { $0 }
+        let merged = items.filter { seen.insert($0.aptcode).inserted }.sorted { ($0.name, $0.aptcode) < ($1.name, $1.aptcode) }
+        for item in Set(exact.map(\.aptcode)) {
+            if try !listed || !reader.matches(aptcode: item, match, atcPrefix: atc) { total += 1 }
+        }
+        let range = page.range(total: total, defaultLimit: searchLimit)
+        let shown = range.isEmpty ? [] : Array(merged[min(range.lowerBound, merged.count)..<min(range.upperBound, merged.count)])
+        return (shown, Paging(total: total, shown: range))
     }
 
     /// `GET /health` (READ_API.md, Version 2): which snapshot is served.
@@ -76,22 +96,35 @@ public enum ReadAPI {
     }
 
     /// Regions in name order, pharmacies by distance when a position is
-    /// given, else by name; or, for `onlyNearest`, the nearest few in one
-    /// group. A pharmacy without coordinates is never among the nearest
-    /// and comes after those with a distance. Gives indices into `rows`.
+    /// given, else by name; or, for `onlyNearest`, the nearest in one group.
+    /// A pharmacy without coordinates is never among the nearest and comes
+    /// after those with a distance. The page is cut from that order across
+    /// groups (READ_API.md, Version 2), and its groups formed from its own
+    /// rows. Gives indices into `rows`.
     private static func grouped(_ rows: [(pharmacy: PharmacyDirectory.Index, metres: Double?)], in directory: PharmacyDirectory,
-                                onlyNearest: Bool) -> [(name: String, rows: [Int])] {
+                                onlyNearest: Bool, page: ResultPage) -> (groups: [(name: String, rows: [Int])], paging: Paging) {
         let ordered = rows.indices.map { index in
             Placement(metres: rows[index].metres ?? .infinity, nameRank: directory.nameRanks[rows[index].pharmacy],
                       regionRank: directory.regionRanks[rows[index].pharmacy], row: index)
         }.sorted(by: Placement.before)
         if onlyNearest {
-            let nearest = ordered.prefix { $0.metres.isFinite }.prefix(nearestLimit).map(\.row)
-            return nearest.isEmpty ? [] : [(nearestGroup, Array(nearest))]
+            let nearest = ordered.prefix { $0.metres.isFinite }
+            let range = page.range(total: nearest.count, defaultLimit: nearestLimit, maximum: nearestMaximum)
+            let shown = nearest.dropFirst(range.lowerBound).prefix(range.count).map(\.row)
+            return (shown.isEmpty ? [] : [(nearestGroup, Array(shown))], Paging(total: nearest.count, shown: range))
         }
+        // Stable by region: within a region the distance (or name) order stays.
         var members = [[Int]](repeating: [], count: directory.regions.count)
         for placement in ordered { members[placement.regionRank].append(placement.row) }
-        return zip(directory.regions, members).filter { !$0.1.isEmpty }.map { ($0, $1) }
+        let range = page.range(total: rows.count, defaultLimit: nil)
+        var groups: [(name: String, rows: [Int])] = []
+        var position = 0
+        for (region, rows) in zip(directory.regions, members) where !rows.isEmpty {
+            let kept = rows.indices.filter { range.contains(position + $0) }.map { rows[$0] }
+            position += rows.count
+            if !kept.isEmpty { groups.append((region, kept)) }
+        }
+        return (groups, Paging(total: rows.count, shown: range))
     }
 
     private static func distance(_ pharmacy: PharmacyDirectory.Index, in directory: PharmacyDirectory, from near: GeoPoint?) -> Double? {
@@ -99,16 +132,17 @@ public enum ReadAPI {
         return near.metres(to: position)
     }
 
-    static func pharmacyList(_ snapshot: OpenSnapshot, near: GeoPoint?, onlyNearest: Bool) -> PharmacyList {
+    static func pharmacyList(_ snapshot: OpenSnapshot, near: GeoPoint?, onlyNearest: Bool, page: ResultPage = .first) -> PharmacyList {
         let directory = snapshot.pharmacies
         let rows = (0..<directory.count).map { (pharmacy: $0, metres: distance($0, in: directory, from: near)) }
-        return PharmacyList(directory: directory, showsDistance: near != nil, regions: grouped(rows, in: directory, onlyNearest: onlyNearest).map { group in
+        let (groups, paging) = grouped(rows, in: directory, onlyNearest: onlyNearest, page: page)
+        return PharmacyList(directory: directory, showsDistance: near != nil, regions: groups.map { group in
             .init(n: group.name, p: group.rows.map { rows[$0] })
-        })
+        }, paging: paging)
     }
 
     static func itemPharmacies(_ snapshot: OpenSnapshot, aptcode: String, near: GeoPoint?, onlyNearest: Bool,
-                               inStock: Bool = false) throws -> ItemPharmacies {
+                               inStock: Bool = false, page: ResultPage = .first) throws -> ItemPharmacies {
         let directory = snapshot.pharmacies
         let offers = try snapshot.withReader { try $0.offers(of: aptcode) }.compactMap { offer -> ItemPharmacies.Offer? in
             guard let pharmacy = directory.indexByID[offer.pharmacyID] else { return nil }
@@ -117,9 +151,9 @@ public enum ReadAPI {
             return .init(pharmacy: pharmacy, metres: distance(pharmacy, in: directory, from: near), priceCents: offer.priceCents,
                          quantity: offer.quantity)
         }
-        let groups = grouped(offers.map { ($0.pharmacy, $0.metres) }, in: directory, onlyNearest: onlyNearest)
+        let (groups, paging) = grouped(offers.map { ($0.pharmacy, $0.metres) }, in: directory, onlyNearest: onlyNearest, page: page)
         return ItemPharmacies(aptcode: aptcode, directory: directory, showsDistance: near != nil,
-                              item_pharmacies: groups.map { group in .init(n: group.name, p: group.rows.map { offers[$0] }) })
+                              item_pharmacies: groups.map { group in .init(n: group.name, p: group.rows.map { offers[$0] }) }, paging: paging)
     }
 
     /// nil for an unknown item or pharmacy. A known pharmacy that does not

@@ -16,6 +16,7 @@ struct PharmacyList {
     var directory: PharmacyDirectory
     var showsDistance: Bool
     var regions: [Region]
+    var paging: Paging
 }
 
 extension PharmacyList: JSONWritable {
@@ -40,6 +41,7 @@ extension PharmacyList: JSONWritable {
                     }
                 }
             }
+            writer.paging(paging)
         }
     }
 }
@@ -51,6 +53,7 @@ struct ItemSearch {
     }
 
     var items: [Item]
+    var paging: Paging
 }
 
 extension ItemSearch: JSONWritable {
@@ -66,6 +69,7 @@ extension ItemSearch: JSONWritable {
                     }
                 }
             }
+            writer.paging(paging)
         }
     }
 }
@@ -92,6 +96,7 @@ struct ItemPharmacies {
     var showsDistance: Bool
     // swiftlint:disable:next identifier_name
     var item_pharmacies: [Group]
+    var paging: Paging
 }
 
 extension ItemPharmacies: JSONWritable {
@@ -123,6 +128,7 @@ extension ItemPharmacies: JSONWritable {
                     }
                 }
             }
+            writer.paging(paging)
         }
     }
 }

@@ -2,15 +2,17 @@
 /// the queries, with its arguments checked. Everything a client can get
 /// wrong is a `ReadQuery.Invalid` (HTTP 400) here, before any SQL runs.
 public enum ReadQuery: Equatable, Sendable {
-    case pharmacies(near: GeoPoint?, onlyNearest: Bool)
+    case pharmacies(near: GeoPoint?, onlyNearest: Bool, page: ResultPage = .first)
     /// `atc`: only items whose ATC code starts with it (Version 2), alone or with `text`.
-    case itemSearch(text: String, atc: String? = nil)
+    case itemSearch(text: String, atc: String? = nil, page: ResultPage = .first)
     /// `inStock`: only pharmacies whose quantity is above zero or not reported (Version 2).
-    case itemPharmacies(aptcode: String, near: GeoPoint?, onlyNearest: Bool, inStock: Bool = false)
+    case itemPharmacies(aptcode: String, near: GeoPoint?, onlyNearest: Bool, inStock: Bool = false, page: ResultPage = .first)
     case itemDetails(aptcode: String, pharmacyID: String)
     case atc(parent: String?)
     /// Version 2: one offer's shelf prices over time, newest first.
     case priceHistory(aptcode: String, pharmacyID: String)
+    /// Version 2: items the register calls the same medicine, where they are sold, cheapest first at `tier` (nil: shelf price).
+    case equivalents(aptcode: String, near: GeoPoint?, tier: Int?, limit: Int)
     /// Not one of the five: the changeset from a client's version to current (SNAPSHOT.md).
     case changes(since: String)
 
@@ -25,7 +27,7 @@ public enum ReadQuery: Equatable, Sendable {
     /// Codes (aptcode, ATC) are matched without regard to letter case (READ_API.md, Version 2):
     /// the snapshot holds them upper-case (FEEDS.md), so they are upper-cased here.
     public init(_ parameters: [String: String]) throws(Invalid) {
-        guard let query = parameters["q"] else { throw Invalid(reason: "missing parameter q (p, i, ip, id, a, h or changes)") }
+        guard let query = parameters["q"] else { throw Invalid(reason: "missing parameter q (p, i, ip, id, a, h, eq or changes)") }
         func required(_ name: String) throws(Invalid) -> String {
             guard let value = parameters[name], !value.isEmpty else { throw Invalid(reason: "q=\(query) needs the parameter \(name)") }
             return value
@@ -33,11 +35,11 @@ public enum ReadQuery: Equatable, Sendable {
         switch query {
         case "p":
             let near = try Self.position(parameters)
-            self = .pharmacies(near: near, onlyNearest: try Self.onlyNearest(parameters, near: near))
+            self = .pharmacies(near: near, onlyNearest: try Self.onlyNearest(parameters, near: near), page: try ResultPage(parameters))
         case "i":
             let atc = parameters["atc"].flatMap { $0.isEmpty ? nil : $0.uppercased() }
             guard let text = parameters["search"] ?? atc.map({ _ in "" }) else { throw Invalid(reason: "q=i needs the parameter search or atc") }
-            self = .itemSearch(text: text, atc: atc)
+            self = .itemSearch(text: text, atc: atc, page: try ResultPage(parameters))
         case "ip":
             let aptcode = try required("aptcode").uppercased()
             let near = try Self.position(parameters)
@@ -45,9 +47,10 @@ public enum ReadQuery: Equatable, Sendable {
             switch parameters["inStock"] {
             case nil, "0": inStock = false
             case "1": inStock = true
-            case let other?: throw Invalid(reason: "inStock is 0 or 1, not \(other)")
+            case let other?: throw Invalid(reason: "inStock is 0 or 1, not \(Self.quoted(other))")
             }
-            self = .itemPharmacies(aptcode: aptcode, near: near, onlyNearest: try Self.onlyNearest(parameters, near: near), inStock: inStock)
+            self = .itemPharmacies(aptcode: aptcode, near: near, onlyNearest: try Self.onlyNearest(parameters, near: near), inStock: inStock,
+                                   page: try ResultPage(parameters))
         case "id":
             self = .itemDetails(aptcode: try required("aptcode").uppercased(), pharmacyID: try required("client_id"))
         case "a":
@@ -55,10 +58,21 @@ public enum ReadQuery: Equatable, Sendable {
         case "h":
             // Codes are matched without regard to case (READ_API.md, Version 2); aptcodes are stored upper-case.
             self = .priceHistory(aptcode: try required("aptcode").uppercased(), pharmacyID: try required("client_id"))
+        case "eq":
+            let aptcode = try required("aptcode").uppercased()
+            let tier: Int?
+            switch parameters["tier"] {
+            case nil, "": tier = nil
+            case let rate? where ["50", "75", "90", "100"].contains(rate): tier = Int(rate)
+            case let other?: throw Invalid(reason: "tier is 50, 75, 90 or 100, not \(Self.quoted(other))")
+            }
+            let page = try ResultPage(parameters)
+            self = .equivalents(aptcode: aptcode, near: try Self.position(parameters), tier: tier,
+                                limit: min(page.limit ?? Self.equivalentsLimit, ResultPage.maximum))
         case "changes":
             self = .changes(since: try required("since"))
         default:
-            throw Invalid(reason: "unknown q=\(query): expected p, i, ip, id, a, h or changes")
+            throw Invalid(reason: "unknown q=\(Self.quoted(query)): expected p, i, ip, id, a, h, eq or changes")
         }
     }
 
@@ -68,9 +82,9 @@ public enum ReadQuery: Equatable, Sendable {
         case (nil, nil):
             return nil
         case (let latitude?, let longitude?):
-            guard let φ = Self.degrees(latitude), abs(φ) <= 90 else { throw Invalid(reason: "latitude is not a number of degrees in -90…90: \(latitude)") }
+            guard let φ = Self.degrees(latitude), abs(φ) <= 90 else { throw Invalid(reason: "latitude is not a number of degrees in -90…90: \(Self.quoted(latitude))") }
             guard let λ = Self.degrees(longitude), abs(λ) <= 180 else {
-                throw Invalid(reason: "longitude is not a number of degrees in -180…180: \(longitude)")
+                throw Invalid(reason: "longitude is not a number of degrees in -180…180: \(Self.quoted(longitude))")
             }
             return GeoPoint(latitude: φ, longitude: λ)
         default:
@@ -91,7 +105,21 @@ public enum ReadQuery: Equatable, Sendable {
         case "1":
             guard near != nil else { throw Invalid(reason: "onlyNearest=1 needs latitude and longitude") }
             return true
-        case let other?: throw Invalid(reason: "onlyNearest is 0 or 1, not \(other)")
+        case let other?: throw Invalid(reason: "onlyNearest is 0 or 1, not \(Self.quoted(other))")
         }
+    }
+
+    /// `?q=eq` answers this many without a `limit` (READ_API.md).
+    static let equivalentsLimit = 20
+
+    /// A client's text inside an error message: at most 40 characters, in
+    /// quotes, control characters escaped, so a hostile parameter neither
+    /// grows the answer nor reaches a terminal that shows the log raw.
+    static func quoted(_ text: String) -> String {
+        let shown = text.count > 40 ? String(text.prefix(40)) + "…" : text
+        return "\"" + shown.unicodeScalars.map { scalar in
+            scalar.properties.generalCategory == .control || scalar == "\"" || scalar == "\\"
+                ? scalar.escaped(asASCII: false) : String(scalar)
+        }.joined() + "\""
     }
 }

@@ -50,6 +50,35 @@ final class SnapshotReader {
         return items
     }
 
+    /// How many items `search` would find without a limit.
+    func searchCount(_ match: String?, atcPrefix: String? = nil) throws(SQLiteError) -> Int {
+        let atc = atcPrefix == nil ? "" : "AND items.atc >= ?3 AND items.atc < ?3 || '~'"
+        let statement = try database.cachedStatement(match != nil ? """
+            SELECT count(*) FROM items_search JOIN items ON items.rowid = items_search.rowid WHERE items_search MATCH ?1 \(atc)
+            """ : "SELECT count(*) FROM items WHERE 1 \(atc)")
+        defer { statement.reset() }
+        if let match { try statement.bind(match, at: 1) }
+        if let atcPrefix { try statement.bind(atcPrefix, at: 3) }
+        _ = try statement.step()
+        return Int(statement.int64(0))
+    }
+
+    /// Whether `search` finds the item `aptcode`: an exact code match it
+    /// finds too is counted once.
+    func matches(aptcode: String, _ match: String?, atcPrefix: String? = nil) throws(SQLiteError) -> Bool {
+        let atc = atcPrefix == nil ? "" : "AND items.atc >= ?3 AND items.atc < ?3 || '~'"
+        let statement = try database.cachedStatement(match != nil ? """
+            SELECT count(*) FROM items_search JOIN items ON items.rowid = items_search.rowid
+            WHERE items_search MATCH ?1 AND items.aptcode = ?2 \(atc)
+            """ : "SELECT count(*) FROM items WHERE items.aptcode = ?2 \(atc)")
+        defer { statement.reset() }
+        if let match { try statement.bind(match, at: 1) }
+        try statement.bind(aptcode, at: 2)
+        if let atcPrefix { try statement.bind(atcPrefix, at: 3) }
+        _ = try statement.step()
+        return statement.int64(0) > 0
+    }
+
     /// Items a code names exactly: its aptcode, package code or GTIN (each an index lookup), with their ATC codes.
     func items(named code: ScannedCode) throws(SQLiteError) -> [(item: Item, atc: String?)] {
         var found: [(Item, String?)] = []

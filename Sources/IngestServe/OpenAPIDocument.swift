@@ -9,7 +9,7 @@ enum OpenAPIDocument {
   "openapi": "3.1.0",
   "info": {
     "title": "ingest read API",
-    "version": "1",
+    "version": "2",
     "description": "The mobile apps' five queries (READ_API.md), answered from the current snapshot, read-only; and the changeset from a client's version to current. Every response carries the snapshot version it came from in X-Snapshot-Version."
   },
   "servers": [
@@ -22,7 +22,7 @@ enum OpenAPIDocument {
       "get": {
         "operationId": "query",
         "summary": "One of the queries, chosen by q",
-        "description": "q=p pharmacy list; q=i item search (search); q=ip pharmacies selling an item (aptcode); q=id item details at a pharmacy (aptcode, client_id); q=a ATC tree (optional atc); q=h price history of an item at a pharmacy (aptcode, client_id); q=changes changeset since a version (since).",
+        "description": "q=p pharmacy list; q=i item search (search and/or atc); q=ip pharmacies selling an item (aptcode); q=id item details at a pharmacy (aptcode, client_id); q=a ATC tree (optional atc); q=h price history of an item at a pharmacy (aptcode, client_id); q=eq cheapest equivalents of an item (aptcode, optional position and tier); q=changes changeset since a version (since). The lists (q=p, q=i, q=ip) page with limit and offset and say total and next.",
         "parameters": [
           {
             "name": "q",
@@ -38,6 +38,7 @@ enum OpenAPIDocument {
                 "id",
                 "a",
                 "h",
+                "eq",
                 "changes"
               ]
             }
@@ -46,7 +47,7 @@ enum OpenAPIDocument {
             "name": "latitude",
             "in": "query",
             "required": false,
-            "description": "Client position, decimal degrees (q=p, q=ip); with longitude",
+            "description": "Client position, decimal degrees (q=p, q=ip, q=eq); with longitude",
             "schema": {
               "type": "string",
               "pattern": "^[-+]?[0-9]*\\.?[0-9]*$"
@@ -56,7 +57,7 @@ enum OpenAPIDocument {
             "name": "longitude",
             "in": "query",
             "required": false,
-            "description": "Client position, decimal degrees (q=p, q=ip); with latitude",
+            "description": "Client position, decimal degrees (q=p, q=ip, q=eq); with latitude",
             "schema": {
               "type": "string",
               "pattern": "^[-+]?[0-9]*\\.?[0-9]*$"
@@ -69,14 +70,17 @@ enum OpenAPIDocument {
             "description": "q=ip: 1 keeps pharmacies whose quantity is above zero or not reported",
             "schema": {
               "type": "string",
-              "enum": ["0", "1"]
+              "enum": [
+                "0",
+                "1"
+              ]
             }
           },
           {
             "name": "onlyNearest",
             "in": "query",
             "required": false,
-            "description": "1: only the nearest pharmacies, at most 10, in one group named Nearest (needs a position)",
+            "description": "1: only the nearest pharmacies, in one group named Nearest (needs a position): 10, or limit up to 50",
             "schema": {
               "type": "string",
               "enum": [
@@ -89,7 +93,7 @@ enum OpenAPIDocument {
             "name": "search",
             "in": "query",
             "required": false,
-            "description": "Item search text (q=i): words match word prefixes of item names; any text is answered",
+            "description": "Item search text (q=i): words match word prefixes of the item's name, producer and active substance; a code matches exactly (aptcode, package code, GTIN in any form, a scanned GS1 element string with AI 01); any text is answered",
             "schema": {
               "type": "string"
             }
@@ -98,7 +102,7 @@ enum OpenAPIDocument {
             "name": "aptcode",
             "in": "query",
             "required": false,
-            "description": "Item code (q=ip, q=id, q=h; any letter case for q=h)",
+            "description": "Item code (q=ip, q=id, q=h, q=eq); any letter case",
             "schema": {
               "type": "string"
             }
@@ -119,6 +123,41 @@ enum OpenAPIDocument {
             "description": "ATC code whose children to list (q=a; the top level without it), or the ATC prefix the found items start with (q=i, with or without search); any letter case",
             "schema": {
               "type": "string"
+            }
+          },
+          {
+            "name": "limit",
+            "in": "query",
+            "required": false,
+            "description": "Page size of a list (q=i: 50 by default; q=p, q=ip: all; onlyNearest: 10, at most 50; q=eq: 20); at most 500, a larger one is clamped",
+            "schema": {
+              "type": "string",
+              "pattern": "^[0-9]*[1-9][0-9]*$"
+            }
+          },
+          {
+            "name": "offset",
+            "in": "query",
+            "required": false,
+            "description": "Where the page starts in the list (q=p, q=i, q=ip); 0 by default",
+            "schema": {
+              "type": "string",
+              "pattern": "^[0-9]+$"
+            }
+          },
+          {
+            "name": "tier",
+            "in": "query",
+            "required": false,
+            "description": "q=eq: rank by what the patient pays at this reimbursement tier (else by the shelf price)",
+            "schema": {
+              "type": "string",
+              "enum": [
+                "50",
+                "75",
+                "90",
+                "100"
+              ]
             }
           },
           {
@@ -162,6 +201,9 @@ enum OpenAPIDocument {
                     },
                     {
                       "$ref": "#/components/schemas/PriceHistory"
+                    },
+                    {
+                      "$ref": "#/components/schemas/Equivalents"
                     }
                   ]
                 }
@@ -280,7 +322,8 @@ enum OpenAPIDocument {
       "PharmacyList": {
         "type": "object",
         "required": [
-          "regions"
+          "regions",
+          "total"
         ],
         "properties": {
           "regions": {
@@ -304,6 +347,12 @@ enum OpenAPIDocument {
               },
               "additionalProperties": false
             }
+          },
+          "total": {
+            "$ref": "#/components/schemas/Total"
+          },
+          "next": {
+            "$ref": "#/components/schemas/Next"
           }
         },
         "additionalProperties": false
@@ -355,7 +404,10 @@ enum OpenAPIDocument {
           },
           "s": {
             "type": "string",
-            "enum": ["0", "1"],
+            "enum": [
+              "0",
+              "1"
+            ],
             "description": "1 when its data is carried over (stale)"
           },
           "di": {
@@ -368,7 +420,8 @@ enum OpenAPIDocument {
       "ItemSearch": {
         "type": "object",
         "required": [
-          "items"
+          "items",
+          "total"
         ],
         "properties": {
           "items": {
@@ -394,6 +447,12 @@ enum OpenAPIDocument {
               },
               "additionalProperties": false
             }
+          },
+          "total": {
+            "$ref": "#/components/schemas/Total"
+          },
+          "next": {
+            "$ref": "#/components/schemas/Next"
           }
         },
         "additionalProperties": false
@@ -401,7 +460,8 @@ enum OpenAPIDocument {
       "ItemPharmacies": {
         "type": "object",
         "required": [
-          "item_pharmacies"
+          "item_pharmacies",
+          "total"
         ],
         "properties": {
           "item_pharmacies": {
@@ -425,6 +485,12 @@ enum OpenAPIDocument {
               },
               "additionalProperties": false
             }
+          },
+          "total": {
+            "$ref": "#/components/schemas/Total"
+          },
+          "next": {
+            "$ref": "#/components/schemas/Next"
           }
         },
         "additionalProperties": false
@@ -600,7 +666,11 @@ enum OpenAPIDocument {
           },
           "rx": {
             "type": "string",
-            "enum": ["1", "0", ""],
+            "enum": [
+              "1",
+              "0",
+              ""
+            ],
             "description": "1 prescription only, 0 not, empty unknown"
           },
           "spcUrl": {
@@ -684,6 +754,72 @@ enum OpenAPIDocument {
           }
         },
         "additionalProperties": false
+      },
+      "Equivalents": {
+        "type": "object",
+        "required": [
+          "equivalents"
+        ],
+        "properties": {
+          "equivalents": {
+            "type": "array",
+            "description": "Offers of the items the register calls the same medicine (same ATC code, strength, form and pack size), where they are sold, by the patient's price at the tier (or the shelf price), then by distance",
+            "items": {
+              "type": "object",
+              "required": [
+                "i",
+                "n",
+                "pi",
+                "pn",
+                "p",
+                "pp",
+                "di"
+              ],
+              "properties": {
+                "i": {
+                  "type": "string",
+                  "description": "item code"
+                },
+                "n": {
+                  "type": "string",
+                  "description": "item name"
+                },
+                "pi": {
+                  "type": "string",
+                  "description": "pharmacy id"
+                },
+                "pn": {
+                  "type": "string",
+                  "description": "pharmacy name"
+                },
+                "p": {
+                  "type": "string",
+                  "description": "shelf price"
+                },
+                "pp": {
+                  "type": "string",
+                  "description": "patient's price at the tier; empty without a tier or where the package has none"
+                },
+                "di": {
+                  "type": "string",
+                  "description": "distance from the client; empty without a position or coordinates"
+                }
+              },
+              "additionalProperties": false
+            }
+          }
+        },
+        "additionalProperties": false
+      },
+      "Total": {
+        "type": "string",
+        "pattern": "^[0-9]+$",
+        "description": "the number of matches in all"
+      },
+      "Next": {
+        "type": "string",
+        "pattern": "^[0-9]+$",
+        "description": "the offset of the next page; absent on the last"
       }
     }
   }

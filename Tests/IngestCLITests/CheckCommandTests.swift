@@ -24,7 +24,7 @@ import Testing
         let feeds = "\(temporary.path)/feeds"
         let mappings = "\(temporary.path)/mappings"
         let files = try FileManager.default.contentsOfDirectory(atPath: feeds).sorted().map { "\(feeds)/\($0)" }
-        let dryRun = try CommandRunner.ingest(["--feeds", feeds, "--mappings", mappings, "--snapshots", "\(temporary.path)/s", "--dry-run"])
+        let dryRun = try CommandRunner.ingest(["--feeds", feeds, "--mappings", mappings, "--snapshots", "\(temporary.path)/s", "--dry-run", "--verbose"])
         let check = try CommandRunner.ingest(["check", "--mappings", mappings] + files)
         #expect(table(check.stdout).count > 10)
         #expect(table(check.stdout) == table(dryRun.stdout))

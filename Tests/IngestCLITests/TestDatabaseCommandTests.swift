@@ -10,7 +10,7 @@ import Testing
         let temporary = TemporaryDirectory()
         let generated = try CommandRunner.ingest(["generate", "--out", "g", "--pharmacies", "2", "--items", "5"], in: temporary.path)
         #expect(generated.status == 0, "\(generated.stderr)")
-        #expect(generated.stdout == "generated 7 files with 822 records into g/feeds; mappings in g/mappings; counts in g/ground-truth.json\n")
+        #expect(generated.stdout == "generated 8 files with 824 records into g/feeds; mappings in g/mappings; counts in g/ground-truth.json\n")
         #expect(!FileManager.default.fileExists(atPath: "\(temporary.path)/g/mappings/patient_price_rules.toml"))
         let imported = try CommandRunner.ingest(["--feeds", "g/feeds", "--mappings", "g/mappings", "--snapshots", "s"], in: temporary.path)
         #expect(imported.status == 0)

@@ -81,7 +81,7 @@ import Testing
         _ = try FeedGenerator(options: options(badRate: 0.02)).generate(into: a.path)
         _ = try FeedGenerator(options: options(badRate: 0.02)).generate(into: b.path)
         let first = try contents("\(a.path)/feeds")
-        #expect(first.count == 19)
+        #expect(first.count == 20)
         #expect(first == (try contents("\(b.path)/feeds")))
         #expect(try contents("\(a.path)/mappings") == (try contents("\(b.path)/mappings")))
         #expect(try Data(contentsOf: a.url("ground-truth.json")) == Data(contentsOf: b.url("ground-truth.json")))

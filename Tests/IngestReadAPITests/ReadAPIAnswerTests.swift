@@ -26,7 +26,7 @@ import Testing
 
     /// Version 2 adds the register's fields; every field of the example stays as it was.
     @Test func itemDetailsReproduceTheDocumentsExample() throws {
-        let answer = try #require(try SampleSnapshot.answer(["q": "id", "aptcode": "MM0007145", "client_id": "31937"]) as? [String: [[String: Any]]])
+        let answer = try #require(try SampleSnapshot.groups(["q": "id", "aptcode": "MM0007145", "client_id": "31937"]))
         let example = try #require(try JSONSerialization.jsonObject(with: Data(Self.itemDetailsExample.utf8)) as? [String: [[String: Any]]])
         let details = try #require(answer["item_details"]?.first)
         let expected = try #require(example["item_details"]?.first)
@@ -45,12 +45,12 @@ import Testing
             let b = try SampleSnapshot.answer(upper) as? NSDictionary
             #expect(a != nil && a == b, "\(lower)")
         }
-        let atc = try #require(try SampleSnapshot.answer(["q": "a", "atc": "j01"]) as? [String: [[String: String]]])
+        let atc = try #require(try SampleSnapshot.lists(["q": "a", "atc": "j01"]))
         #expect(atc["atc"]?.isEmpty == false)
-        let shampoo = try #require(try SampleSnapshot.answer(["q": "id", "aptcode": "MM0200001", "client_id": "31937"]) as? [String: [[String: Any]]])
+        let shampoo = try #require(try SampleSnapshot.groups(["q": "id", "aptcode": "MM0200001", "client_id": "31937"]))
         let fields = try #require(shampoo["item_details"]?.first)
         #expect(["form", "strength", "packSize", "rx", "spcUrl"].map { fields[$0] as? String } == ["", "", "", "", ""])
-        let otc = try #require(try SampleSnapshot.answer(["q": "id", "aptcode": "MM0034978", "client_id": "31937"]) as? [String: [[String: Any]]])
+        let otc = try #require(try SampleSnapshot.groups(["q": "id", "aptcode": "MM0034978", "client_id": "31937"]))
         #expect(otc["item_details"]?.first?["rx"] as? String == "0")
     }
 
@@ -62,10 +62,10 @@ import Testing
     }
 
     @Test func searchFindsWordPrefixesByNameAndAnswersAnyText() throws {
-        let found = try #require(try SampleSnapshot.answer(["q": "i", "search": "ibu"]) as? [String: [[String: String]]])
+        let found = try #require(try SampleSnapshot.lists(["q": "i", "search": "ibu"]))
         #expect(found["items"]?.map { $0["n"] ?? "" } == ["IBUMETIN TBL 400MG N10", "IBUMETIN TBL 400MG N30", "IBUPROFEN 200MG TBL N20; forte"])
         #expect(found["items"]?.first == ["a": "MM0034978", "n": "IBUMETIN TBL 400MG N10", "p": "NYCOMED"])
-        let shampoo = try #require(try SampleSnapshot.answer(["q": "i", "search": "ŠAMPOON õr"]) as? [String: [[String: String]]])
+        let shampoo = try #require(try SampleSnapshot.lists(["q": "i", "search": "ŠAMPOON õr"]))
         #expect(shampoo["items"]?.map { $0["a"] ?? "" } == ["MM0200001"])
         // Whatever is typed is answered: FTS5 operators, quotes, brackets, column filters, control characters.
         var random = SystemRandomNumberGenerator()
@@ -74,13 +74,13 @@ import Testing
                      String(repeating: "a ", count: 5000)]
             + (0..<300).map { _ in String((0..<Int.random(in: 1...24, using: &random)).map { _ in alphabet.randomElement(using: &random)! }) }
         for text in texts {
-            let answer = try SampleSnapshot.answer(["q": "i", "search": text]) as? [String: [Any]]
+            let answer = try SampleSnapshot.groups(["q": "i", "search": text])
             #expect(answer?["items"] != nil, "\(text)")
         }
     }
 
     @Test func pharmaciesAreGroupedByRegionOrNearest() throws {
-        let list = try #require(try SampleSnapshot.answer(["q": "p"]) as? [String: [[String: Any]]])
+        let list = try #require(try SampleSnapshot.groups(["q": "p"]))
         let regions = try #require(list["regions"])
         #expect(regions.map { $0["n"] as? String ?? "" } == regions.map { $0["n"] as? String ?? "" }.sorted())
         let tallinn = try #require(regions.first { $0["n"] as? String == "TALLINN" }?["p"] as? [[String: String]])
@@ -88,8 +88,8 @@ import Testing
         #expect(tallinn[0] == ["i": "5060", "n": "AASA APTEEK", "d": "30.12.2010", "p": "+372-608-6565", "a": "Mustakivi tee 3A, 13912 Tallinn",
                                "c": "20", "o": "E-R 10-21; L,P 12-20", "l": "59.4380086,24.8713330", "ic": "4", "s": "0"])
         // Near Selma: it comes first, with its distance; no more than ten, one group.
-        let nearest = try #require(try SampleSnapshot.answer(["q": "ip", "aptcode": "MM0007145", "latitude": "59.4137",
-                                                              "longitude": "24.6856", "onlyNearest": "1"]) as? [String: [[String: Any]]])
+        let nearest = try #require(try SampleSnapshot.groups(["q": "ip", "aptcode": "MM0007145", "latitude": "59.4137",
+                                                              "longitude": "24.6856", "onlyNearest": "1"]))
         let group = try #require(nearest["item_pharmacies"]?.first)
         #expect(nearest["item_pharmacies"]?.count == 1 && group["n"] as? String == "Nearest")
         let offers = try #require(group["p"] as? [[String: String]])
@@ -98,7 +98,7 @@ import Testing
     }
 
     @Test func theATCTreeListsChildrenWithTheirItemCounts() throws {
-        let top = try #require(try SampleSnapshot.answer(["q": "a"]) as? [String: [[String: String]]])
+        let top = try #require(try SampleSnapshot.lists(["q": "a"]))
         #expect(top["atc"]?.map { $0["a"] ?? "" } == ["A", "J", "M", "N"])
         #expect(top["atc"]?[2] == ["a": "M", "n": "LIHASTE JA LUUSTIKU SÜSTEEM", "c": "3"])
         let unknown = try SampleSnapshot.answer(["q": "a", "atc": "ZZZ"]) as? NSDictionary
@@ -109,10 +109,10 @@ import Testing
     /// quantities above zero and price lists that report none.
     @Test func offersSayTheirStockAndInStockKeepsThoseSelling() throws {
         // DOXY-M: SELMA has 5, AASA 14, ÜLIKOOLI 0.
-        let all = try #require(try SampleSnapshot.answer(["q": "ip", "aptcode": "MM0007145"]) as? [String: [[String: Any]]])
+        let all = try #require(try SampleSnapshot.groups(["q": "ip", "aptcode": "MM0007145"]))
         let offers = (all["item_pharmacies"] ?? []).flatMap { $0["p"] as? [[String: String]] ?? [] }
         #expect(offers.map { [$0["pi"] ?? "", $0["q"] ?? ""] }.sorted { $0[0] < $1[0] } == [["31937", "5"], ["5060", "14"], ["5061", "0"]])
-        let selling = try #require(try SampleSnapshot.answer(["q": "ip", "aptcode": "MM0007145", "inStock": "1"]) as? [String: [[String: Any]]])
+        let selling = try #require(try SampleSnapshot.groups(["q": "ip", "aptcode": "MM0007145", "inStock": "1"]))
         let kept = (selling["item_pharmacies"] ?? []).flatMap { $0["p"] as? [[String: String]] ?? [] }.compactMap { $0["pi"] }.sorted()
         #expect(kept == ["31937", "5060"])
     }
@@ -120,7 +120,7 @@ import Testing
     /// READ_API.md Version 2: the thesis's "item search by the ATC code", alone or with words.
     @Test func searchByATCPrefixAloneOrWithWords() throws {
         func names(_ parameters: [String: String]) throws -> [String] {
-            let found = try #require(try SampleSnapshot.answer(parameters) as? [String: [[String: String]]])
+            let found = try #require(try SampleSnapshot.lists(parameters))
             return found["items"]?.map { $0["n"] ?? "" } ?? []
         }
         #expect(try names(["q": "i", "atc": "j01"]) == ["DOXY-M-RATIOPHARM TBL 100MG N10"])
@@ -135,7 +135,7 @@ import Testing
     /// match the producer and the substance too.
     @Test func searchFindsCodesScansProducersAndSubstances() throws {
         func codes(_ search: String) throws -> [String] {
-            let found = try #require(try SampleSnapshot.answer(["q": "i", "search": search]) as? [String: [[String: String]]])
+            let found = try #require(try SampleSnapshot.lists(["q": "i", "search": search]))
             return found["items"]?.map { $0["a"] ?? "" } ?? []
         }
         // IBUMETIN N10: aptcode MM0034978, package code 1012341, GTIN 04740086000124.
@@ -148,7 +148,7 @@ import Testing
         #expect(try codes("(01)4740086000124") == [], "AI (01) carries 14 digits")
         #expect(try codes("nycomed") == ["MM0034978", "MM0034371"], "by name: IBUMETIN TBL 400MG N10, then N30")
         #expect(try codes("doxycyclinum") == ["MM0007145"])
-        let scannedInGroup = try #require(try SampleSnapshot.answer(["q": "i", "search": "(01)04740086000124", "atc": "J01"]) as? [String: [[String: String]]])
+        let scannedInGroup = try #require(try SampleSnapshot.lists(["q": "i", "search": "(01)04740086000124", "atc": "J01"]))
         #expect(scannedInGroup["items"]?.isEmpty == true, "a code outside the ATC prefix is left out")
     }
 }

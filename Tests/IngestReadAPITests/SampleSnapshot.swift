@@ -32,4 +32,21 @@ final class SampleSnapshot: @unchecked Sendable {
     static func answer(_ parameters: [String: String]) throws -> Any {
         try JSONSerialization.jsonObject(with: try ReadAPI.answer(try ReadQuery(parameters), from: try snapshot()))
     }
+
+    /// The answer's lists of flat entries (`items`, `atc`, …), without the
+    /// paging keys (`total`, `next`), which `paging(_:)` gives.
+    static func lists(_ parameters: [String: String]) throws -> [String: [[String: String]]]? {
+        (try answer(parameters) as? [String: Any])?.compactMapValues { $0 as? [[String: String]] }
+    }
+
+    /// The answer's grouped lists (`regions`, `item_pharmacies`), without the paging keys.
+    static func groups(_ parameters: [String: String]) throws -> [String: [[String: Any]]]? {
+        (try answer(parameters) as? [String: Any])?.compactMapValues { $0 as? [[String: Any]] }
+    }
+
+    /// `total` and `next` of a list answer (nil where absent).
+    static func paging(_ parameters: [String: String]) throws -> (total: String?, next: String?) {
+        let answer = try answer(parameters) as? [String: Any]
+        return (answer?["total"] as? String, answer?["next"] as? String)
+    }
 }

@@ -128,7 +128,7 @@ import Testing
         // q=p: every pharmacy once, with the snapshot's fields.
         let list = try await Self.get("\(server.base)/?q=p")
         #expect(list.status == 200 && list.version == first)
-        let regions = try #require((list.json as? [String: [[String: Any]]])?["regions"])
+        let regions = try #require(((list.json as? [String: Any])?["regions"] as? [[String: Any]]))
         let listed = regions.flatMap { region in (region["p"] as? [[String: String]] ?? []).map { (region["n"] as? String ?? "", $0) } }
         #expect(listed.count == query.int("SELECT count(*) FROM pharmacies"))
         for (region, pharmacy) in listed {
@@ -139,7 +139,7 @@ import Testing
         // q=ip and q=id for the most widely sold item: every offer, its price in euros.
         let item = try #require(query.value("SELECT aptcode FROM offers GROUP BY aptcode ORDER BY count(*) DESC, aptcode LIMIT 1"))
         let sold = try await Self.get("\(server.base)/?q=ip&aptcode=\(item)&latitude=59.437&longitude=24.7536")
-        let groups = try #require((sold.json as? [String: [[String: Any]]])?["item_pharmacies"])
+        let groups = try #require(((sold.json as? [String: Any])?["item_pharmacies"] as? [[String: Any]]))
         let offers = groups.flatMap { $0["p"] as? [[String: String]] ?? [] }
         let expected = query.rows("SELECT pharmacy_id, price_cents FROM offers WHERE aptcode = '\(item)' ORDER BY pharmacy_id")
         #expect(offers.map { [$0["pi"], $0["p"]] }.sorted { ($0[0] ?? "") < ($1[0] ?? "") }
@@ -147,7 +147,7 @@ import Testing
         #expect(offers.allSatisfy { $0["i"] == item && $0["di"]?.hasSuffix("m") == true })
         let pharmacy = try #require(expected.first?[0])
         let details = try await Self.get("\(server.base)/?q=id&aptcode=\(item)&client_id=\(pharmacy ?? "")")
-        let detail = try #require(((details.json as? [String: [[String: Any]]])?["item_details"])?.first)
+        let detail = try #require((((details.json as? [String: Any])?["item_details"] as? [[String: Any]]))?.first)
         let offerRow = try #require(query.rows("""
             SELECT i.name, i.producer, i.atc, p.name, o.price_cents, o.limit_price_cents, o.price_50_cents, o.price_75_cents, o.price_90_cents, o.price_100_cents
             FROM offers o JOIN items i USING (aptcode) JOIN pharmacies p ON p.id = o.pharmacy_id WHERE o.aptcode = '\(item)' AND o.pharmacy_id = '\(pharmacy ?? "")'
@@ -159,13 +159,13 @@ import Testing
         let history = try await Self.get("\(server.base)/?q=h&aptcode=\(item.lowercased())&client_id=\(pharmacy ?? "")")
         let since = try #require(query.value("SELECT last_refresh FROM pharmacies WHERE id = '\(pharmacy ?? "")'"))
         let day = since.prefix(10).split(separator: "-").reversed().joined(separator: ".")
-        #expect((history.json as? [String: [[String: String]]])?["price_history"] == [["d": day, "p": Self.euros(offerRow[4]) ?? ""]])
+        #expect(((history.json as? [String: Any])?["price_history"] as? [[String: String]]) == [["d": day, "p": Self.euros(offerRow[4]) ?? ""]])
 
         // q=i: a name's first letters find exactly the items with a word so beginning, by name.
         let name = try #require(query.value("SELECT name FROM items ORDER BY aptcode LIMIT 1"))
         let prefix = String(name.prefix(3))
         let searched = try await Self.get("\(server.base)/?q=i&search=\(prefix.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)")
-        let items = try #require((searched.json as? [String: [[String: String]]])?["items"])
+        let items = try #require(((searched.json as? [String: Any])?["items"] as? [[String: String]]))
         // Version 2: a word of the name, the producer or the substance.
         let names = query.rows("SELECT aptcode, name || ' ' || coalesce(producer, '') || ' ' || coalesce(active_substance, '') FROM items").filter { row in
             (row[1] ?? "").split(whereSeparator: { !$0.isLetter && !$0.isNumber }).contains { $0.lowercased().hasPrefix(prefix.lowercased()) }
@@ -175,7 +175,7 @@ import Testing
 
         // q=a: the top level, each count as the table has it.
         let tree = try await Self.get("\(server.base)/?q=a")
-        let top = try #require((tree.json as? [String: [[String: String]]])?["atc"])
+        let top = try #require(((tree.json as? [String: Any])?["atc"] as? [[String: String]]))
         #expect(top.map { [$0["a"], $0["n"], $0["c"]] } == query.rows("SELECT code, name, item_count FROM atc WHERE parent IS NULL ORDER BY code"))
 
         // The OpenAPI document is served and lists every query.
@@ -183,7 +183,7 @@ import Testing
         let document = try #require(openAPI.json as? [String: Any])
         let root = (((document["paths"] as? [String: Any])?["/"] as? [String: Any])?["get"] as? [String: Any])
         let q = (root?["parameters"] as? [[String: Any]])?.first { $0["name"] as? String == "q" }
-        #expect(document["openapi"] as? String == "3.1.0" && (q?["schema"] as? [String: Any])?["enum"] as? [String] == ["p", "i", "ip", "id", "a", "h", "changes"])
+        #expect(document["openapi"] as? String == "3.1.0" && (q?["schema"] as? [String: Any])?["enum"] as? [String] == ["p", "i", "ip", "id", "a", "h", "eq", "changes"])
 
         // Errors are 400 with a reason.
         let bad = try await Self.get("\(server.base)/?q=ip")
@@ -192,8 +192,24 @@ import Testing
         // Every answer holds to the OpenAPI document's schema for it (python-jsonschema, Draft 2020-12).
         let near = try await Self.get("\(server.base)/?q=p&latitude=59.437&longitude=24.7536")
         let nearest = try await Self.get("\(server.base)/?q=ip&aptcode=\(item)&latitude=59.437&longitude=24.7536&onlyNearest=1")
-        let answers = [("PharmacyList", list), ("PharmacyList", near), ("ItemSearch", searched), ("ItemPharmacies", sold),
-                       ("ItemPharmacies", nearest), ("ItemDetails", details), ("ATCTree", tree), ("PriceHistory", history), ("Error", bad)]
+        let paged = try await Self.get("\(server.base)/?q=i&search=\(prefix.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)&limit=1")
+        #expect((paged.json as? [String: Any])?["next"] as? String == (items.count > 1 ? "1" : nil))
+
+        // q=eq: an item of the generated register with an equivalent sold somewhere; the answer lists each offer of the group once.
+        let twin = try #require(query.value("""
+            SELECT a.aptcode FROM items a JOIN medicine_register ra ON ra.package_code = a.package_code
+            JOIN medicine_register rb ON rb.package_code <> ra.package_code AND lower(trim(rb.atc)) = lower(trim(ra.atc))
+             AND lower(trim(rb.form)) = lower(trim(ra.form)) AND lower(trim(rb.strength)) = lower(trim(ra.strength))
+             AND lower(trim(rb.pack_size)) = lower(trim(ra.pack_size))
+            JOIN items b ON b.package_code = rb.package_code JOIN offers o ON o.aptcode = b.aptcode ORDER BY a.aptcode LIMIT 1
+            """))
+        let equivalents = try await Self.get("\(server.base)/?q=eq&aptcode=\(twin)&latitude=59.437&longitude=24.7536&tier=75&limit=500")
+        let offered = ((equivalents.json as? [String: Any])?["equivalents"] as? [[String: String]]) ?? []
+        #expect(Set(offered.map { $0["i"] ?? "" }).count >= 2 && offered.count == Set(offered.map { "\($0["i"] ?? "")/\($0["pi"] ?? "")" }).count)
+
+        let answers = [("PharmacyList", list), ("PharmacyList", near), ("ItemSearch", searched), ("ItemSearch", paged), ("ItemPharmacies", sold),
+                       ("ItemPharmacies", nearest), ("ItemDetails", details), ("ATCTree", tree), ("PriceHistory", history),
+                       ("Equivalents", equivalents), ("Error", bad)]
         #expect(try Self.schemaProblems(document: openAPI.body, answers: answers, in: temporary) == "")
 
         // Night 2 is published while four clients keep asking.
@@ -252,7 +268,7 @@ import Testing
         let newQuery = try SnapshotQuery(directory.snapshotPath(second))
         let after = try await Self.get("\(base)/?q=ip&aptcode=\(item)")
         #expect(after.version == second)
-        let newOffers = ((after.json as? [String: [[String: Any]]])?["item_pharmacies"] ?? []).flatMap { $0["p"] as? [[String: String]] ?? [] }
+        let newOffers = (((after.json as? [String: Any])?["item_pharmacies"] as? [[String: Any]]) ?? []).flatMap { $0["p"] as? [[String: String]] ?? [] }
         #expect(newOffers.map { [$0["pi"], $0["p"]] }.sorted { ($0[0] ?? "") < ($1[0] ?? "") }
             == newQuery.rows("SELECT pharmacy_id, price_cents FROM offers WHERE aptcode = '\(item)' ORDER BY pharmacy_id").map { [$0[0], Self.euros($0[1])] })
 
