@@ -7,15 +7,15 @@ import IngestSnapshot
 struct SnapshotsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "snapshots",
-        abstract: "List, roll back, prune, verify and compare published snapshots.",
+        abstract: "List, roll back, prune, verify and compare published snapshots; make and apply changesets.",
         discussion: "Each subcommand lists its own exit codes in its --help.",
-        subcommands: [List.self, Rollback.self, Prune.self, Verify.self, Diff.self, Changeset.self]
+        subcommands: [List.self, Rollback.self, Prune.self, Verify.self, Diff.self, Changeset.self, Apply.self]
     )
 
     /// Every subcommand's exit codes, as its --help and the README list them.
     static let exitCodes: [(name: String, codes: [(ExitStatus, String)])] = [
         ("list", List.exitCodes), ("rollback", Rollback.exitCodes), ("prune", Prune.exitCodes),
-        ("verify", Verify.exitCodes), ("diff", Diff.exitCodes), ("changeset", Changeset.exitCodes),
+        ("verify", Verify.exitCodes), ("diff", Diff.exitCodes), ("changeset", Changeset.exitCodes), ("apply", Apply.exitCodes),
     ]
 
     struct Location: ParsableArguments {
@@ -294,7 +294,8 @@ struct SnapshotsCommand: ParsableCommand {
             }
             // For the message only: a size that cannot be read is left out.
             let size = (try? FileManager.default.attributesOfItem(atPath: directory.snapshotPath(to))[.size] as? Int) ?? nil
-            print("\(from) → \(to): \(changeset.count) bytes" + (size.map { " (the snapshot is \($0) bytes)" } ?? ""))
+            print("\(from) → \(to): \(changeset.count) bytes" + (size.map { " (the snapshot is \($0) bytes)" } ?? "")
+                + ", sha-256 \(ChangesetDigest(of: changeset).hex)")
         }
     }
 }

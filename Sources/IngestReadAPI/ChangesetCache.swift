@@ -1,49 +1,101 @@
 import Foundation
 import IngestSnapshot
+import Synchronization
 
 /// `?q=changes&since=VERSION`: the changeset from a client's version to
-/// current (`SnapshotChangeset`), made once per pair and kept for the
-/// clients that follow (a night's changeset takes seconds to make on the
-/// national snapshot and every client on yesterday's version asks for the
-/// same one).
-public final class ChangesetCache: @unchecked Sendable {
-    public enum Answer: Equatable {
-        case changeset(Data)
+/// current (`SnapshotChangeset`), made once per pair however many clients
+/// ask at once (single flight), and kept for the clients that follow: a
+/// night's changeset takes seconds to make on the national snapshot, and
+/// every client on yesterday's version asks for the same one.
+///
+/// A changeset is made only from a version whose file still matches its
+/// manifest's SHA-256: a changeset from a damaged file would carry the
+/// damage into every client that applies it. It is sent with its own
+/// SHA-256 (`Repr-Digest`), so a client refuses a truncated or altered one
+/// before SQLite reads a byte (`ingest snapshots apply`).
+public final class ChangesetCache: Sendable {
+    public enum Answer: Equatable, Sendable {
+        case changeset(Data, digest: ChangesetDigest)
         /// The client is on current already: nothing to apply.
         case upToDate
-        /// The client's version is no longer kept (or never was): it downloads the whole snapshot.
+        /// The client's version is no longer kept (or never was, or is damaged, or has another schema): it downloads the whole snapshot.
         case gone(String)
+    }
+
+    private struct Pair: Hashable {
+        var from, to: String
+    }
+
+    private struct State {
+        var made: [(pair: Pair, answer: Answer)] = []
+        var making: [Pair: Task<Answer, any Error>] = [:]
+        var builds = 0
     }
 
     private let directory: SnapshotDirectory
     private let capacity: Int
-    // Guarded by `lock`; held while a changeset is made, so concurrent
-    // requests for the same pair wait for one diff instead of running many.
-    private let lock = NSLock()
-    private var cached: [(from: String, to: String, data: Data)] = []
+    private let work: any BlockingWork
+    private let built: @Sendable (Duration) -> Void
+    private let state = Mutex(State())
 
-    public init(directory: SnapshotDirectory, capacity: Int = 4) {
+    /// `work`: where the builds run (a pool of their own, so queries keep
+    /// their threads); `built` hears how long each took (`/metrics`).
+    public init(directory: SnapshotDirectory, capacity: Int = 4, work: any BlockingWork, built: @escaping @Sendable (Duration) -> Void = { _ in }) {
         self.directory = directory
         self.capacity = capacity
+        self.work = work
+        self.built = built
     }
 
-    public func answer(since version: String, current: OpenSnapshot) throws -> Answer {
+    /// Changesets made since the server started (for `/metrics`).
+    public var builds: Int { state.withLock { $0.builds } }
+
+    public func answer(since version: String, current: OpenSnapshot) async throws -> Answer {
         if version == current.version { return .upToDate }
         // Only a listed version names a file: `since` never becomes a path of the client's making.
         guard directory.versions().contains(version) else {
             return .gone("version \(version) is not kept here (current is \(current.version)): download the whole snapshot")
         }
-        return try lock.withLock {
-            if let hit = cached.first(where: { $0.from == version && $0.to == current.version }) { return .changeset(hit.data) }
-            let data: Data
-            do {
-                data = try SnapshotChangeset.make(from: directory.snapshotPath(version), to: current.path)
-            } catch let mismatch as SnapshotChangeset.SchemaMismatch {
-                return .gone("\(mismatch)")
+        let pair = Pair(from: version, to: current.version)
+        let task = state.withLock { state -> Task<Answer, any Error> in
+            if let made = state.made.first(where: { $0.pair == pair }) { return Task { made.answer } }
+            if let making = state.making[pair] { return making }
+            let (directory, work, built) = (directory, work, built)
+            let task = Task {
+                try await work.run {
+                    let start = ContinuousClock.now
+                    defer { built(ContinuousClock.now - start) }
+                    return try Self.make(pair, in: directory)
+                }
             }
-            cached.append((version, current.version, data))
-            if cached.count > capacity { cached.removeFirst() }
-            return .changeset(data)
+            state.making[pair] = task
+            state.builds += 1
+            return task
+        }
+        let answer: Answer
+        do { answer = try await task.value } catch {
+            state.withLock { _ = $0.making.removeValue(forKey: pair) }
+            throw error
+        }
+        state.withLock { state in
+            guard state.making.removeValue(forKey: pair) != nil else { return }
+            state.made.append((pair, answer))
+            if state.made.count > capacity { state.made.removeFirst() }
+        }
+        return answer
+    }
+
+    private static func make(_ pair: Pair, in directory: SnapshotDirectory) throws -> Answer {
+        let manifest = try directory.readManifest(pair.from)
+        let digest = try FileDigest.sha256(path: directory.snapshotPath(pair.from))
+        guard digest == manifest.snapshot.sha256 else {
+            return .gone("version \(pair.from) no longer matches its manifest here: download the whole snapshot")
+        }
+        do {
+            let data = try SnapshotChangeset.make(from: directory.snapshotPath(pair.from), to: directory.snapshotPath(pair.to))
+            return .changeset(data, digest: ChangesetDigest(of: data))
+        } catch let mismatch as SnapshotChangeset.SchemaMismatch {
+            return .gone("\(mismatch)")
         }
     }
 }

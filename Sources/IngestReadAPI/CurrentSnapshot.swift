@@ -1,5 +1,6 @@
 import Foundation
 import IngestSnapshot
+import Synchronization
 
 /// The snapshot `current` points at, kept open; `refresh()` follows the
 /// link when a new version is published. The new file is opened and read
@@ -7,19 +8,16 @@ import IngestSnapshot
 /// complete snapshot, old or new; a new file that cannot be opened leaves
 /// the old one serving. It is not tried again: a published file never
 /// changes, so the next version to open is the next one published.
-public final class CurrentSnapshot: @unchecked Sendable {
+public final class CurrentSnapshot: Sendable {
     public let directory: SnapshotDirectory
-    // Guarded by `lock`.
-    private let lock = NSLock()
-    private var open: OpenSnapshot?
-    private var failedVersion: String?
+    private let state = Mutex<(open: OpenSnapshot?, failedVersion: String?)>((nil, nil))
 
     public init(directory: SnapshotDirectory) {
         self.directory = directory
     }
 
     /// The snapshot to answer from; nil before any could be opened.
-    public var snapshot: OpenSnapshot? { lock.withLock { open } }
+    public var snapshot: OpenSnapshot? { state.withLock { $0.open } }
 
     /// What a refresh did.
     public enum Change: Equatable {
@@ -35,17 +33,14 @@ public final class CurrentSnapshot: @unchecked Sendable {
     @discardableResult
     public func refresh() -> Change {
         guard let version = directory.currentVersion() else { return .unchanged }
-        let (openVersion, failed) = lock.withLock { (open?.version, failedVersion) }
+        let (openVersion, failed) = state.withLock { ($0.open?.version, $0.failedVersion) }
         guard version != openVersion, version != failed else { return .unchanged }
         do {
             let snapshot = try OpenSnapshot(path: directory.snapshotPath(version), version: version)
-            lock.withLock {
-                open = snapshot
-                failedVersion = nil
-            }
+            state.withLock { $0 = (snapshot, nil) }
             return .opened(version)
         } catch {
-            lock.withLock { failedVersion = version }
+            state.withLock { $0.failedVersion = version }
             return .failed(version: version, reason: "\(error)")
         }
     }

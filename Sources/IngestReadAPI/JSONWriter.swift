@@ -4,22 +4,22 @@
 /// no fixed order (a client diffing two answers sees noise), and it took
 /// most of the time of the two large answers (500 pharmacies, 500 offers),
 /// whose p99 under wrk was 470 ms and 125 ms with it (`make bench-serve`).
-struct JSONWriter {
-    private(set) var bytes: [UInt8] = []
+package struct JSONWriter {
+    package private(set) var bytes: [UInt8] = []
     /// Whether the next value or key follows another in the same container.
     private var needsComma = false
 
-    init(capacity: Int = 1024) { bytes.reserveCapacity(capacity) }
+    package init(capacity: Int = 1024) { bytes.reserveCapacity(capacity) }
 
-    mutating func object(_ body: (inout JSONWriter) -> Void) { container(0x7B, 0x7D, body) }
+    package mutating func object(_ body: (inout JSONWriter) -> Void) { container(0x7B, 0x7D, body) }
     mutating func array(_ body: (inout JSONWriter) -> Void) { container(0x5B, 0x5D, body) }
 
-    mutating func field(_ key: String, _ value: String) {
+    package mutating func field(_ key: String, _ value: String) {
         self.key(key)
         string(value)
     }
 
-    mutating func field(_ key: String, _ value: Int) {
+    package mutating func field(_ key: String, _ value: Int) {
         self.key(key)
         separate()
         bytes.append(contentsOf: String(value).utf8)

@@ -1,15 +1,19 @@
 import Foundation
 import IngestSnapshot
+import Synchronization
 
 /// One published snapshot opened for reading: its version, what every
 /// request needs in memory (the few hundred pharmacies, the legend: a
 /// published file never changes, so they are read once), and a pool of
-/// read-only connections lent to one request at a time.
+/// read-only connections lent to one request at a time. The pool is
+/// bounded, as GRDB's `Pool` is: past `maximumReaders` requests wait for a
+/// connection instead of opening more (each holds SQLite's page cache and a
+/// file descriptor).
 ///
 /// When `current` moves on, `CurrentSnapshot` drops its reference: requests
 /// still holding this one finish on it, and the connections close with the
 /// last of them (a pruned file stays readable while open).
-public final class OpenSnapshot: @unchecked Sendable {
+public final class OpenSnapshot: Sendable {
     /// A file that is not a snapshot this server can read.
     public struct NotASnapshot: Error, CustomStringConvertible {
         public var path: String
@@ -24,11 +28,20 @@ public final class OpenSnapshot: @unchecked Sendable {
     let pharmacies: PharmacyDirectory
     let legend: [(code: String, text: String)]
 
-    // Guarded by `lock`: the idle connections. Immutable state above needs no lock.
-    private let lock = NSLock()
-    private var idle: [SnapshotReader] = []
+    /// The idle connections; every other property is immutable.
+    private let idle: Mutex<[SendableReader]>
+    /// Counts the connections not lent out, opened or not.
+    private let available: DispatchSemaphore
 
-    public init(path: String, version: String) throws {
+    /// One connection as the pool holds it: used by one request at a time.
+    private struct SendableReader: @unchecked Sendable {
+        let reader: SnapshotReader
+    }
+
+    /// Connections per snapshot at most: the query threads' number is the most that can be asked at once.
+    public static let maximumReaders = 8
+
+    public init(path: String, version: String, maximumReaders: Int = OpenSnapshot.maximumReaders) throws {
         let reader = try SnapshotReader(path: path)
         let application = try reader.database.scalarInt("PRAGMA application_id")
         let schema = try reader.database.scalarInt("PRAGMA user_version")
@@ -43,13 +56,17 @@ public final class OpenSnapshot: @unchecked Sendable {
         createdAt = try reader.database.strings("SELECT value FROM meta WHERE key = 'created_at'").first ?? ""
         pharmacies = PharmacyDirectory(try reader.pharmacies())
         legend = try reader.legend()
-        idle = [reader]
+        idle = Mutex([SendableReader(reader: reader)])
+        available = DispatchSemaphore(value: max(1, maximumReaders))
     }
 
-    /// Runs `body` with a connection of this snapshot's own.
+    /// Runs `body` with a connection of this snapshot's own, waiting for
+    /// one when all are lent out. Blocks: call it from blocking work only.
     func withReader<T>(_ body: (SnapshotReader) throws -> T) throws -> T {
-        let reader = try lock.withLock { idle.popLast() } ?? SnapshotReader(path: path)
-        defer { lock.withLock { idle.append(reader) } }
-        return try body(reader)
+        available.wait()
+        defer { available.signal() }
+        let reader = try idle.withLock { $0.popLast() } ?? SendableReader(reader: SnapshotReader(path: path))
+        defer { idle.withLock { $0.append(reader) } }
+        return try body(reader.reader)
     }
 }

@@ -1,36 +1,66 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import HummingbirdCore
 import IngestReadAPI
+import IngestSnapshot
 import Logging
 import NIOCore
 import ServiceLifecycle
 
 /// The HTTP side: one URL (`/`) whose `q` picks the query, as the apps
-/// send it, and `/openapi.json`. Every answer names the snapshot version
-/// it came from (`X-Snapshot-Version`).
+/// send it, `/health`, `/metrics` and `/openapi.json`. Every answer of a
+/// snapshot names the version it came from (`X-Snapshot-Version`).
+///
+/// Handlers only parse and encode: the SQLite reads run on `queries`' threads
+/// and changeset builds on the cache's own (`BlockingWork`), so a slow
+/// request never holds a thread another one needs.
 struct ReadAPIServer {
     let current: CurrentSnapshot
     let changesets: ChangesetCache
+    let queries: any BlockingWork
+    let metrics: ServerMetrics
+    let limits: Limits
 
-    static let versionHeader = HTTPField.Name("X-Snapshot-Version")!
+    /// What a connection may take, from `ingest-serve`'s options.
+    struct Limits {
+        var headerTimeout: TimeAmount
+        var idleTimeout: TimeAmount
+        var maxConnections: Int
+    }
 
-    func run(host: String, port: Int, eventLoops: any EventLoopGroup, services: [any Service], logger: Logger) async throws {
-        let router = Router()
-        router.get("/") { request, _ in answer(request) }
-        router.get("/health") { _, _ in
+    static let versionHeader = AnswerEncoding.versionHeader
+    static let digestHeader = HTTPField.Name("Repr-Digest")!
+
+    func run(host: String, port: Int, eventLoops: any EventLoopGroup, services: [any Service], accessLog: FileHandle?, logger: Logger) async throws {
+        // HEAD: the GET handler's headers, no body.
+        let router = Router(options: .autoGenerateHeadEndpoints)
+        router.add(middleware: RequestLogMiddleware(accessLog: accessLog, metrics: metrics))
+        router.add(middleware: UnroutedRequestMiddleware())
+        router.get("/") { request, _ in await answer(request, logger: logger) }
+        router.get("/health") { request, _ in
             guard let snapshot = current.snapshot else {
-                return json(.serviceUnavailable, ReadAPI.error("no snapshot has been published yet"), version: nil)
+                return AnswerEncoding.json(request, status: .serviceUnavailable, body: ReadAPI.error("no snapshot has been published yet"), version: nil)
             }
-            return json(.ok, ReadAPI.health(snapshot), version: snapshot.version)
+            var response = AnswerEncoding.json(request, status: .ok, body: ReadAPI.health(snapshot), version: nil)
+            response.headers[Self.versionHeader] = snapshot.version
+            return response
+        }
+        router.get("/metrics") { _, _ in
+            Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-store"],
+                     body: ResponseBody(byteBuffer: ByteBuffer(bytes: metrics.exposition(serving: current.snapshot))))
         }
         router.get("/openapi.json") { _, _ in
-            Response(status: .ok, headers: [.contentType: "application/json"],
+            Response(status: .ok, headers: [.contentType: "application/json", .cacheControl: "public, max-age=3600"],
                      body: ResponseBody(byteBuffer: ByteBuffer(string: OpenAPIDocument.json)))
         }
+        let limits = limits
         let app = Application(
             router: router,
-            configuration: .init(address: .hostname(host, port: port), serverName: "ingest-serve"),
+            server: .http1(configuration: .init(
+                additionalChannelHandlers: [ConnectionGuard(headerTimeout: limits.headerTimeout, idleTimeout: limits.idleTimeout)])),
+            configuration: .init(address: .hostname(host, port: port), serverName: "ingest-serve",
+                                 availableConnectionsDelegate: MaximumAvailableConnections(limits.maxConnections)),
             services: services,
             onServerRunning: { channel in
                 // The line a supervisor (or a test, with --port 0) reads to find the server.
@@ -41,41 +71,45 @@ struct ReadAPIServer {
         try await app.runService()
     }
 
-    func answer(_ request: Request) -> Response {
+    func answer(_ request: Request, logger: Logger) async -> Response {
         var parameters: [String: String] = [:]
         for (key, value) in request.uri.queryParameters where parameters[String(key)] == nil { parameters[String(key)] = String(value) }
         let query: ReadQuery
         do {
             query = try ReadQuery(parameters)
         } catch {
-            return json(.badRequest, ReadAPI.error(error.reason), version: nil)
+            return AnswerEncoding.json(request, status: .badRequest, body: ReadAPI.error(error.reason), version: nil)
         }
         guard let snapshot = current.snapshot else {
-            return json(.serviceUnavailable, ReadAPI.error("no snapshot has been published yet"), version: nil)
+            return AnswerEncoding.json(request, status: .serviceUnavailable, body: ReadAPI.error("no snapshot has been published yet"), version: nil)
         }
         do {
-            if case .changes(let since) = query { return try changes(since: since, snapshot: snapshot) }
-            return json(.ok, try ReadAPI.answer(query, from: snapshot), version: snapshot.version)
+            if case .changes(let since) = query { return try await changes(request, since: since, snapshot: snapshot) }
+            let body = try await queries.run { try ReadAPI.answer(query, from: snapshot) }
+            return AnswerEncoding.json(request, status: .ok, body: body, version: snapshot.version)
         } catch {
-            return json(.internalServerError, ReadAPI.error("\(error)"), version: snapshot.version)
+            // SQL and server paths go to the log, never to the client.
+            let reference = UUID().uuidString.prefix(8).lowercased()
+            logger.error("request failed: \(error)", metadata: ["event": "request_failed", "reference": "\(reference)",
+                                                               "query": "\(request.uri.query ?? "")", "version": "\(snapshot.version)"])
+            return AnswerEncoding.json(request, status: .internalServerError,
+                                       body: ReadAPI.error("the server could not answer (reference \(reference) in its log)"), version: nil)
         }
     }
 
-    private func changes(since: String, snapshot: OpenSnapshot) throws -> Response {
-        switch try changesets.answer(since: since, current: snapshot) {
-        case .changeset(let data):
-            return Response(status: .ok, headers: [.contentType: "application/octet-stream", Self.versionHeader: snapshot.version],
+    private func changes(_ request: Request, since: String, snapshot: OpenSnapshot) async throws -> Response {
+        switch try await changesets.answer(since: since, current: snapshot) {
+        case .changeset(let data, let digest):
+            // Not gzipped: the digest is of the bytes the client applies.
+            return Response(status: .ok, headers: [.contentType: "application/octet-stream", Self.versionHeader: snapshot.version,
+                                                   Self.digestHeader: digest.header, .cacheControl: "public, max-age=60"],
                             body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
         case .upToDate:
             return Response(status: .noContent, headers: [Self.versionHeader: snapshot.version])
         case .gone(let reason):
-            return json(.gone, ReadAPI.error(reason), version: snapshot.version)
+            var response = AnswerEncoding.json(request, status: .gone, body: ReadAPI.error(reason), version: nil)
+            response.headers[Self.versionHeader] = snapshot.version
+            return response
         }
-    }
-
-    private func json(_ status: HTTPResponse.Status, _ body: Data, version: String?) -> Response {
-        var headers: HTTPFields = [.contentType: "application/json; charset=utf-8"]
-        if let version { headers[Self.versionHeader] = version }
-        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
     }
 }

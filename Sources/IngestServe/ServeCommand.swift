@@ -4,6 +4,7 @@ import IngestCore
 import IngestReadAPI
 import IngestSnapshot
 import Logging
+import NIOCore
 import NIOPosix
 
 /// `ingest-serve`: the reference read API (READ_API.md) over the snapshot
@@ -15,10 +16,11 @@ struct ServeCommand: AsyncParsableCommand {
         commandName: "ingest-serve",
         abstract: "Answer READ_API.md's queries from the current snapshot, read-only.",
         discussion: """
-            GET /?q=p|i|ip|id|a answers the apps' five queries; GET /?q=changes&since=VERSION gives the changeset \
-            from VERSION to current (410 when VERSION is no longer kept); GET /openapi.json describes it all. \
-            A newly published current is picked up without a restart; requests in flight finish on the old one. \
-            GET /health says which snapshot is served (503 before any is published).
+            GET /?q=p|i|ip|id|a|h|eq answers the apps' queries; GET /?q=changes&since=VERSION gives the changeset \
+            from VERSION to current, with its SHA-256 in Repr-Digest (410 when VERSION is no longer kept); \
+            GET /openapi.json describes it all. GET /health says which snapshot is served (503 before any is \
+            published); GET /metrics is Prometheus text. A newly published current is picked up without a \
+            restart; requests in flight finish on the old one. One JSON line per request goes to the access log.
             """,
         version: "\(IngestVersion.current) (commit \(BuildInfo.commit))")
 
@@ -36,30 +38,72 @@ struct ServeCommand: AsyncParsableCommand {
 
     /// One by default, measured: on 2 cores shared with wrk, the 500-entry
     /// answers' p99 was 7.4 ms with one I/O thread and 17–19 ms with one per
-    /// core, at the same requests per second (`make bench-serve`). The
-    /// answers themselves are built on Swift's concurrency threads, one
-    /// per core either way; a second I/O thread only adds a thread
-    /// competing for the same cores.
-    @Option(name: .long, help: ArgumentHelp("Threads for network I/O (answers are built on a thread per core besides).", valueName: "count"))
+    /// core, at the same requests per second (`make bench-serve`).
+    @Option(name: .long, help: ArgumentHelp("Threads for network I/O.", valueName: "count"))
     var ioThreads = 1
+
+    @Option(name: .long, help: ArgumentHelp("Threads that read the snapshot for the answers (changesets are made on one of their own).",
+                                            valueName: "count"))
+    var queryThreads = 4
+
+    @Option(name: .long, help: ArgumentHelp("A new connection has this long to send a complete request head; then it is closed.",
+                                            valueName: "seconds"))
+    var headerTimeout = 10.0
+
+    @Option(name: .long, help: ArgumentHelp("A kept-alive connection is closed when no request comes this long after an answer.",
+                                            valueName: "seconds"))
+    var idleTimeout = 60.0
+
+    @Option(name: .long, help: ArgumentHelp("Connections open at once at most; more wait to be accepted (keep it below `ulimit -n`).",
+                                            valueName: "count"))
+    var maxConnections = 512
+
+    @Option(name: .long, help: ArgumentHelp("Where the access log's JSON lines go: a file to append to, - for standard output, or off.",
+                                            valueName: "path"))
+    var accessLog = "-"
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0…65535") }
         guard ioThreads >= 1 else { throw ValidationError("--io-threads must be 1 or more") }
+        guard queryThreads >= 1 else { throw ValidationError("--query-threads must be 1 or more") }
         guard reloadInterval > 0 else { throw ValidationError("--reload-interval must be above 0") }
+        guard headerTimeout > 0, idleTimeout > 0 else { throw ValidationError("--header-timeout and --idle-timeout must be above 0") }
+        guard maxConnections >= 1 else { throw ValidationError("--max-connections must be 1 or more") }
     }
 
     func run() async throws {
         var logger = Logger(label: "ingest-serve")
         logger.logLevel = .info
+        let log: FileHandle?
+        switch accessLog {
+        case "off": log = nil
+        case "-": log = FileHandle.standardOutput
+        default:
+            guard FileManager.default.fileExists(atPath: accessLog) || FileManager.default.createFile(atPath: accessLog, contents: nil),
+                  let handle = FileHandle(forWritingAtPath: accessLog) else {
+                throw ValidationError("--access-log \(accessLog) cannot be opened for writing")
+            }
+            handle.seekToEndOfFile()
+            log = handle
+        }
+        let queryPool = NIOThreadPool(numberOfThreads: queryThreads)
+        let changesetPool = NIOThreadPool(numberOfThreads: 1)
+        queryPool.start()
+        changesetPool.start()
+        let metrics = ServerMetrics()
         let current = CurrentSnapshot(directory: SnapshotDirectory(path: snapshots))
-        let changesets = ChangesetCache(directory: current.directory)
+        let changesets = ChangesetCache(directory: current.directory, work: ThreadPoolWork(pool: changesetPool),
+                                        built: { metrics.changesetBuilt(in: $0) })
         let watcher = SnapshotWatcher(current: current, changesets: changesets, interval: reloadInterval, logger: logger)
-        watcher.refresh()
+        await watcher.refresh()
         if current.snapshot == nil { logger.warning("no snapshot to serve yet in \(snapshots): answering 503 until one is published") }
-        let server = ReadAPIServer(current: current, changesets: changesets)
+        let server = ReadAPIServer(current: current, changesets: changesets, queries: ThreadPoolWork(pool: queryPool), metrics: metrics,
+                                   limits: .init(headerTimeout: .nanoseconds(Int64(headerTimeout * 1e9)),
+                                                 idleTimeout: .nanoseconds(Int64(idleTimeout * 1e9)), maxConnections: maxConnections))
         let eventLoops = MultiThreadedEventLoopGroup(numberOfThreads: ioThreads)
-        try await server.run(host: host, port: port, eventLoops: eventLoops, services: [watcher], logger: logger)
+        try await server.run(host: host, port: port, eventLoops: eventLoops, services: [watcher], accessLog: log, logger: logger)
         try await eventLoops.shutdownGracefully()
+        try await queryPool.shutdownGracefully()
+        try await changesetPool.shutdownGracefully()
     }
 }

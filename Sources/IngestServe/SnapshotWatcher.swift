@@ -6,11 +6,10 @@ import ServiceLifecycle
 /// Follows `current` while the server runs: every `interval` it asks
 /// `CurrentSnapshot` to open a newly published version, so that no request
 /// pays for the open, and logs what changed. When a new version replaces
-/// one, it makes the changeset between the two at once, on a thread of its
-/// own: every client on yesterday's version asks for that one, and making it
-/// takes seconds on the national snapshot (12–14 s, docs/SNAPSHOTS.md), which
-/// the first of them would otherwise wait, holding one of the few threads
-/// that build answers.
+/// one, it starts the changeset between the two at once (on the cache's
+/// own thread): every client on yesterday's version asks for that one, and
+/// making it takes seconds on the national snapshot (12–14 s,
+/// docs/SNAPSHOTS.md); clients who ask meanwhile wait for the same build.
 struct SnapshotWatcher: Service {
     let current: CurrentSnapshot
     let changesets: ChangesetCache
@@ -24,11 +23,11 @@ struct SnapshotWatcher: Service {
             } catch {
                 return // cancelled: the server is stopping
             }
-            refresh()
+            await refresh()
         }
     }
 
-    func refresh() {
+    func refresh() async {
         let previous = current.snapshot?.version
         switch current.refresh() {
         case .unchanged:
@@ -44,9 +43,9 @@ struct SnapshotWatcher: Service {
 
     private func prepareChangeset(since previous: String, to snapshot: OpenSnapshot) {
         let (changesets, logger) = (changesets, logger)
-        Thread.detachNewThread {
+        Task {
             do {
-                if case .changeset(let data) = try changesets.answer(since: previous, current: snapshot) {
+                if case .changeset(let data, _) = try await changesets.answer(since: previous, current: snapshot) {
                     logger.info("changeset \(previous) → \(snapshot.version) ready: \(data.count) bytes",
                                 metadata: ["event": "changeset_ready", "from": "\(previous)", "to": "\(snapshot.version)"])
                 }

@@ -150,7 +150,7 @@ import Testing
     /// GS1 tables; tonight brings no GS1 file. The night publishes (the
     /// kind starts empty, with a warning); a changeset across the two
     /// schemas is refused by the CLI (65) and by the read API (410).
-    @Test func theFirstNightAfterAnUpgradeStartsNewTablesEmptyAndRefusesChangesetsAcrossIt() throws {
+    @Test func theFirstNightAfterAnUpgradeStartsNewTablesEmptyAndRefusesChangesetsAcrossIt() async throws {
         let history = History()
         let feeds = try history.sampleFeeds("feeds")
         let old = try #require(try history.run(feeds, asOf: "2024-05-20T06:00:00+03:00").publishedVersion)
@@ -178,7 +178,7 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: out))
 
         let served = try OpenSnapshot(path: history.directory.snapshotPath(new), version: new)
-        guard case .gone(let reason) = try ChangesetCache(directory: history.directory).answer(since: old, current: served) else {
+        guard case .gone(let reason) = try await ChangesetCache(directory: history.directory, work: InlineWork()).answer(since: old, current: served) else {
             Issue.record("a changeset across schemas was served")
             return
         }

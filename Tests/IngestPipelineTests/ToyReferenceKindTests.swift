@@ -77,7 +77,7 @@ struct ToyHolidaySet: ReferenceSet {
     /// starts empty, a warning says why, and the two files are of different
     /// schemas under one version number: no changeset); night 3 brings a
     /// file; night 4 none, and the kind is carried from night 3.
-    @Test func aNewKindArrivesOverNightsAndIsCarried() throws {
+    @Test func aNewKindArrivesOverNightsAndIsCarried() async throws {
         let history = AcrossNightsTests.History()
         let feeds = try history.sampleFeeds("feeds")
         let withToy = BuiltInFormats.references + [ToyHolidaySet.self]
@@ -95,7 +95,7 @@ struct ToyHolidaySet: ReferenceSet {
             #expect(mismatch.tables == "tables only in the newer: toy_holidays")
         }
         let served = try OpenSnapshot(path: history.directory.snapshotPath(version), version: version)
-        guard case .gone = try ChangesetCache(directory: history.directory).answer(since: first, current: served) else {
+        guard case .gone = try await ChangesetCache(directory: history.directory, work: InlineWork()).answer(since: first, current: served) else {
             Issue.record("the read API served a changeset across schemas")
             return
         }

@@ -7,14 +7,17 @@ import Testing
 /// is published it serves, answering 503 with a reason.
 @Suite struct ServeCommandLineTests {
     static let usage = """
-        Usage: ingest-serve [--snapshots <dir>] [--host <host>] [--port <port>] [--reload-interval <seconds>] [--io-threads <count>]
+        Usage: ingest-serve [--snapshots <dir>] [--host <host>] [--port <port>] [--reload-interval <seconds>] [--io-threads <count>] [--query-threads <count>] [--header-timeout <seconds>] [--idle-timeout <seconds>] [--max-connections <count>] [--access-log <path>]
           See 'ingest-serve --help' for more information.
 
         """
 
     @Test(arguments: [(["--port", "70000"], "--port must be 0…65535"),
                       (["--io-threads", "0"], "--io-threads must be 1 or more"),
-                      (["--reload-interval", "0"], "--reload-interval must be above 0")])
+                      (["--reload-interval", "0"], "--reload-interval must be above 0"),
+                      (["--query-threads", "0"], "--query-threads must be 1 or more"),
+                      (["--idle-timeout", "0"], "--header-timeout and --idle-timeout must be above 0"),
+                      (["--max-connections", "0"], "--max-connections must be 1 or more")])
     func badOptionsEndItWithTheUsageError(arguments: [String], error: String) throws {
         let result = try CommandRunner.serve(arguments)
         #expect(result.status == 64)

@@ -18,10 +18,12 @@ import Testing
 
         /// The server's log (its standard error).
         let log: String
+        /// Its access log: a JSON line per request.
+        var accessLog: String { log + ".access" }
 
-        init(snapshots: String, log: String) throws {
+        init(snapshots: String, log: String, options: [String] = []) throws {
             process.executableURL = URL(fileURLWithPath: RepositoryFiles.serveBinary)
-            process.arguments = ["--snapshots", snapshots, "--port", "0", "--reload-interval", "0.05"]
+            process.arguments = ["--snapshots", snapshots, "--port", "0", "--reload-interval", "0.05", "--access-log", log + ".access"] + options
             let output = Pipe()
             process.standardOutput = output
             self.log = log
@@ -50,6 +52,8 @@ import Testing
         var status: Int
         var version: String?
         var body: Data
+        /// `Repr-Digest` (a changeset's SHA-256).
+        var digest: String? = nil
         var json: Any? { try? JSONSerialization.jsonObject(with: body) }
     }
 
@@ -69,7 +73,8 @@ import Testing
         request.timeoutInterval = 30
         let (body, response) = try await URLSession.shared.data(for: request)
         let http = response as? HTTPURLResponse
-        return Answer(status: http?.statusCode ?? 0, version: http?.value(forHTTPHeaderField: "X-Snapshot-Version"), body: body)
+        return Answer(status: http?.statusCode ?? 0, version: http?.value(forHTTPHeaderField: "X-Snapshot-Version"), body: body,
+                      digest: http?.value(forHTTPHeaderField: "Repr-Digest"))
     }
 
     /// What python-jsonschema says of each answer against the named schema
@@ -284,7 +289,26 @@ import Testing
         #expect(changes.status == 200 && changes.version == second && !changes.body.isEmpty)
         let copy = "\(temporary.path)/client.sqlite"
         try FileManager.default.copyItem(atPath: directory.snapshotPath(first), toPath: copy)
-        try SnapshotChangeset.apply(changes.body, to: copy)
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: copy)
+        let digest = try #require(changes.digest)
+        #expect(digest == "sha-256=:\(Data(ChangesetDigest(of: changes.body).bytes).base64EncodedString()):")
+        // Cut short or with one bit flipped, it is refused by its digest before SQLite reads it; the copy is untouched.
+        let untouched = try Data(contentsOf: URL(fileURLWithPath: copy))
+        var flipped = changes.body
+        flipped[flipped.count / 2] ^= 0x10
+        for (name, damaged) in [("cut", changes.body.prefix(changes.body.count * 3 / 20)), ("flipped", flipped)] {
+            let file = "\(temporary.path)/\(name).changeset"
+            try damaged.write(to: URL(fileURLWithPath: file))
+            let refused = try CommandRunner.ingest(["snapshots", "apply", file, "--to", copy, "--digest", digest])
+            #expect(refused.status == 70 && refused.stdout == "")
+            #expect(refused.stderr == "ingest: \(file) does not match its digest (sha-256 \(ChangesetDigest(of: damaged).hex), expected "
+                + "\(ChangesetDigest(of: changes.body).hex)): truncated or altered on the way; nothing was applied to \(copy)\n")
+            #expect(try Data(contentsOf: URL(fileURLWithPath: copy)) == untouched)
+        }
+        let file = "\(temporary.path)/night.changeset"
+        try changes.body.write(to: URL(fileURLWithPath: file))
+        let applied = try CommandRunner.ingest(["snapshots", "apply", file, "--to", copy, "--digest", digest])
+        #expect(applied.status == 0 && applied.stdout == "applied \(file) to \(copy): \(changes.body.count) bytes, sha-256 \(ChangesetDigest(of: changes.body).hex)\n")
         #expect(try SnapshotQuery(copy).rows("SELECT * FROM offers ORDER BY pharmacy_id, aptcode")
             == newQuery.rows("SELECT * FROM offers ORDER BY pharmacy_id, aptcode"))
         #expect(try await Self.get("\(base)/?q=changes&since=\(second)").status == 204)
