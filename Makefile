@@ -32,9 +32,9 @@ dry-run: build
 # python-jsonschema, which holds real run reports to docs/schemas/; Datasette
 # and sqlite-utils, which open snapshots as generic clients do.
 TEST_VENV := var/test-venv
-TEST_PYTHON_PACKAGES := jsonschema datasette sqlite-utils
+TEST_PYTHON_PACKAGES := jsonschema datasette sqlite-utils schemathesis
 test-tools: setup
-	@$(TEST_VENV)/bin/python3 -c "import jsonschema, datasette, sqlite_utils" 2>/dev/null || { \
+	@$(TEST_VENV)/bin/python3 -c "import jsonschema, datasette, sqlite_utils, schemathesis" 2>/dev/null || { \
 	  python3 -m venv $(TEST_VENV) && $(TEST_VENV)/bin/pip install --quiet $(TEST_PYTHON_PACKAGES); }
 
 test: setup test-tools

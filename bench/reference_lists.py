@@ -99,14 +99,25 @@ for feed in sorted(os.listdir(feeds)):
         with open(os.path.join(feeds, feed), encoding="utf-8") as noom:
             codes = sorted(set(re.findall(r'packageCode="(\d{7})"', noom.read())))
         break
-with open(os.path.join(feeds, "medicine_register_2025-01-01.csv"), "w", encoding="utf-8") as f:
+# The generator's own register rows (every medicine of the catalogue, with
+# equivalents for ?q=eq) stay; synthetic packages fill it to size.
+register = os.path.join(feeds, "medicine_register_2025-01-01.csv")
+generated = []
+if os.path.exists(register):
+    with open(register, encoding="utf-8") as f:
+        generated = f.read().splitlines()[1:]
+    os.unlink(register)
+with open(register, "w", encoding="utf-8") as f:
     f.write("package_code;name;form;strength;pack_size;atc;active_substance;leaflet_url;spc_url;prescription\n")
     six = 500000
     registered = set()
+    for row in generated:
+        registered.add(row.split(";", 1)[0])
+        f.write(row + "\n")
+    pending = iter([code for code in codes if code not in registered])
     while len(registered) < PACKAGES:
-        if len(registered) < len(codes):
-            code = codes[len(registered)]
-        else:
+        code = next(pending, None)
+        if code is None:
             code = package_code(six)
             six += 1
             if code in registered: continue

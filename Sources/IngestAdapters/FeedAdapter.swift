@@ -45,6 +45,9 @@ extension FeedAdapter {
 public protocol StockFeedAdapter: FeedAdapter where Record == StockOffer, Header == StockFeedHeader {
     /// Reads only the head of the file: enough to plan the run.
     func readHeader(_ file: FeedFile) throws(FeedFailure) -> StockFeedHeader
+    /// This kind of file's own reject-rate limit (a mapping's `[limits]
+    /// max_reject_rate`), used unless the command line gives one; nil: the run's.
+    var maxRejectRatePercent: Int? { get }
 }
 
 /// A stock format whose records may each name their pharmacy: a chain's
@@ -66,4 +69,5 @@ extension ChainFeedAdapter {
 
 extension StockFeedAdapter {
     public var kind: FeedKind { .stock }
+    public var maxRejectRatePercent: Int? { nil }
 }

@@ -98,6 +98,8 @@ public struct FeedOutput<Record: LocatedRecord>: Sendable {
     /// Counted by reason, apart from `read` and `accepted`: `read ==
     /// accepted + rejected` is then a check (the fuzzers make it), not a definition.
     public var rejected: Int { rejectCounts.values.reduce(0, +) }
+    /// Records a mapping's filter left out: rejects that count in neither side of the reject rate.
+    public var filtered: Int { rejectCounts[RejectReason(rawValue: "filtered")] ?? 0 }
 
     /// The whole file rejected: nothing of it is loaded and nothing read is
     /// lost from the counts. Records rejected on their own keep their own

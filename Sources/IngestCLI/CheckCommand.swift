@@ -21,8 +21,8 @@ struct CheckCommand: ParsableCommand {
     @Flag(name: .long, help: "List every reject, not the first five per reason.")
     var all = false
 
-    @Option(name: .long, help: "A stock feed rejecting more than this percent of its records is rejected whole (as in the import).")
-    var maxRejectRate = 5
+    @Option(name: .long, help: "A stock feed rejecting more than this percent of its records is rejected whole (as in the import: default 5, or a mapping's own).")
+    var maxRejectRate: Int?
 
     @Option(name: .long, help: ArgumentHelp("The run's time, as for the import (exports dated over a day later are rejected).", valueName: "time"))
     var asOf: AsOfTime?
@@ -32,7 +32,7 @@ struct CheckCommand: ParsableCommand {
 
     func validate() throws {
         if files.isEmpty { throw ValidationError("name at least one file") }
-        guard (0...100).contains(maxRejectRate) else { throw ValidationError("--max-reject-rate is a percentage from 0 to 100") }
+        guard (0...100).contains(maxRejectRate ?? 5) else { throw ValidationError("--max-reject-rate is a percentage from 0 to 100") }
     }
 
     func run() throws {
@@ -43,7 +43,8 @@ struct CheckCommand: ParsableCommand {
             throw ExitStatus.configuration.exitCode
         }
         var check = FeedCheck()
-        check.gates = QualityGates(maxRejectRatePercent: maxRejectRate)
+        check.gates = QualityGates(maxRejectRatePercent: maxRejectRate ?? 5)
+        check.gates.rejectRateFromCommandLine = maxRejectRate != nil
         if let asOf { check.asOf = asOf.date }
         let report: RunReport
         do { report = try check.run(files: files, catalog: catalog, rules: rules) } catch {

@@ -54,8 +54,8 @@ struct ImportCommand: ParsableCommand {
     @Option(name: .long, help: "Quality gate: pharmacies may fall by at most this many percent against current.")
     var maxPharmacyDrop = 10
 
-    @Option(name: .long, help: "A stock feed rejecting more than this percent of its records is rejected whole.")
-    var maxRejectRate = 5
+    @Option(name: .long, help: "A stock feed rejecting more than this percent of its records is rejected whole (default 5; a mapping's [limits] max_reject_rate sets its own unless this is given).")
+    var maxRejectRate: Int?
 
     @Option(name: .long, help: "Check: a feed whose median price ratio against current lies outside [1/F, F] is rejected (price_shift); 0 switches it off.")
     var maxPriceRatio = 2.0
@@ -97,7 +97,7 @@ struct ImportCommand: ParsableCommand {
         }
         guard historyDays >= 0 else { throw ValidationError("--history-days must be 0 or more") }
         if let threads, threads < 1 { throw ValidationError("--threads must be at least 1") }
-        for (name, value) in [("--max-offer-drop", maxOfferDrop), ("--max-pharmacy-drop", maxPharmacyDrop), ("--max-reject-rate", maxRejectRate)]
+        for (name, value) in [("--max-offer-drop", maxOfferDrop), ("--max-pharmacy-drop", maxPharmacyDrop), ("--max-reject-rate", maxRejectRate ?? 5)]
         where !(0...100).contains(value) {
             throw ValidationError("\(name) is a percentage from 0 to 100")
         }
@@ -119,7 +119,8 @@ struct ImportCommand: ParsableCommand {
         options.importerVersion = importerVersion
         if let threads { options.parseThreads = threads }
         options.gates = QualityGates(maxOfferDropPercent: maxOfferDrop, maxPharmacyDropPercent: maxPharmacyDrop,
-                                     maxRejectRatePercent: maxRejectRate)
+                                     maxRejectRatePercent: maxRejectRate ?? 5)
+        options.gates.rejectRateFromCommandLine = maxRejectRate != nil
         options.force = force
         options.maxStaleDays = maxStaleDays
         options.feedTimeout = feedTimeout

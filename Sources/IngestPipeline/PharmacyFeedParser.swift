@@ -126,10 +126,13 @@ struct PharmacyFeedParser: Sendable {
             if output.failure == nil, let header, let problem = check(header) {
                 output.failure = problem
             }
-            if output.failure == nil, gates.rejectRateExceeded(read: output.read, rejected: output.rejected) {
+            let own = candidate.adapter.maxRejectRatePercent
+            if output.failure == nil, gates.rejectRateExceeded(read: output.read, rejected: output.rejected, filtered: output.filtered, own: own) {
+                let (counted, failed) = (output.read - output.filtered, output.rejected - output.filtered)
+                let filtered = output.filtered > 0 ? " (\(output.filtered) more left out by the mapping's filter)" : ""
                 output.failure = FeedFailure(
                     reason: .rejectRateExceeded,
-                    message: "\(output.rejected) of \(output.read) records rejected (\(Self.percent(output.rejected, of: output.read)) %), over the \(gates.maxRejectRatePercent) % allowed; the feed is not loaded")
+                    message: "\(failed) of \(counted) records rejected (\(Self.percent(failed, of: counted)) %)\(filtered), over the \(gates.maxRejectRate(own: own)) % allowed; the feed is not loaded")
             }
             if let failure = output.failure {
                 // The whole file rejected: every offer it accepted becomes a reject with the failure's reason.

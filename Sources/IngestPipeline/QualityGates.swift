@@ -10,6 +10,9 @@ public struct QualityGates: Sendable, Equatable {
     public var maxPharmacyDropPercent: Int
     /// A stock feed rejecting more than this share of its records is rejected whole.
     public var maxRejectRatePercent: Int
+    /// True when the command line set `maxRejectRatePercent`: it then wins
+    /// over a mapping's own `[limits] max_reject_rate`.
+    public var rejectRateFromCommandLine = false
 
     public init(maxOfferDropPercent: Int = 20, maxPharmacyDropPercent: Int = 10, maxRejectRatePercent: Int = 5) {
         self.maxOfferDropPercent = maxOfferDropPercent
@@ -65,9 +68,16 @@ public struct QualityGates: Sendable, Equatable {
                 measure("pharmacies", currentPharmacies, newPharmacies, maxPharmacyDropPercent)].compactMap { $0 }
     }
 
-    /// Whether a feed's rejects exceed the allowed share.
-    public func rejectRateExceeded(read: Int, rejected: Int) -> Bool {
-        read > 0 && rejected * 100 > maxRejectRatePercent * read
+    /// The reject-rate limit for a feed whose adapter has `own` (a mapping's).
+    public func maxRejectRate(own: Int?) -> Int {
+        rejectRateFromCommandLine ? maxRejectRatePercent : own ?? maxRejectRatePercent
+    }
+
+    /// Whether a feed's rejects exceed the allowed share. Records a
+    /// mapping's filter left out count in neither side (FEEDS.md §12).
+    public func rejectRateExceeded(read: Int, rejected: Int, filtered: Int = 0, own: Int? = nil) -> Bool {
+        let (counted, failed) = (read - filtered, rejected - filtered)
+        return counted > 0 && failed * 100 > maxRejectRate(own: own) * counted
     }
 }
 

@@ -32,6 +32,7 @@ public enum ReadQuery: Equatable, Sendable {
             guard let value = parameters[name], !value.isEmpty else { throw Invalid(reason: "q=\(query) needs the parameter \(name)") }
             return value
         }
+        try Self.checkFormats(parameters)
         switch query {
         case "p":
             let near = try Self.position(parameters)
@@ -62,7 +63,7 @@ public enum ReadQuery: Equatable, Sendable {
             let aptcode = try required("aptcode").uppercased()
             let tier: Int?
             switch parameters["tier"] {
-            case nil, "": tier = nil
+            case nil: tier = nil
             case let rate? where ["50", "75", "90", "100"].contains(rate): tier = Int(rate)
             case let other?: throw Invalid(reason: "tier is 50, 75, 90 or 100, not \(Self.quoted(other))")
             }
@@ -90,6 +91,26 @@ public enum ReadQuery: Equatable, Sendable {
         default:
             throw Invalid(reason: "latitude and longitude come together")
         }
+    }
+
+    /// Every typed parameter is checked whatever the query, as
+    /// `/openapi.json` declares it for all: a `latitude` that means nothing
+    /// to `q=a` is ignored when it is a number and refused when it is not,
+    /// so the document and the server agree on what a valid request is.
+    private static func checkFormats(_ parameters: [String: String]) throws(Invalid) {
+        for (name, range) in [("latitude", 90.0), ("longitude", 180.0)] {
+            guard let text = parameters[name] else { continue }
+            guard let value = Self.degrees(text), abs(value) <= range else {
+                throw Invalid(reason: "\(name) is not a number of degrees in -\(Int(range))…\(Int(range)): \(Self.quoted(text))")
+            }
+        }
+        for name in ["onlyNearest", "inStock"] {
+            if let value = parameters[name], value != "0", value != "1" { throw Invalid(reason: "\(name) is 0 or 1, not \(Self.quoted(value))") }
+        }
+        if let tier = parameters["tier"], !["50", "75", "90", "100"].contains(tier) {
+            throw Invalid(reason: "tier is 50, 75, 90 or 100, not \(Self.quoted(tier))")
+        }
+        _ = try ResultPage(parameters)
     }
 
     /// A plain decimal number (`59.437`, `-1`, `24.`): no exponent, no `nan`, no hex.

@@ -10,7 +10,7 @@ enum OpenAPIDocument {
   "info": {
     "title": "ingest read API",
     "version": "2",
-    "description": "The mobile apps' five queries (READ_API.md), answered from the current snapshot, read-only; and the changeset from a client's version to current. Every response carries the snapshot version it came from in X-Snapshot-Version."
+    "description": "The mobile apps' queries (READ_API.md, Version 2), answered from the current snapshot, read-only; and the changeset from a client's version to current. Every answer of a snapshot carries its version in X-Snapshot-Version, an ETag (If-None-Match gets 304) and Cache-Control; JSON answers are gzipped when the client accepts it. GET and HEAD only: other methods get 405. Every refusal is JSON with a reason."
   },
   "servers": [
     {
@@ -47,20 +47,20 @@ enum OpenAPIDocument {
             "name": "latitude",
             "in": "query",
             "required": false,
-            "description": "Client position, decimal degrees (q=p, q=ip, q=eq); with longitude",
+            "description": "Client position, decimal degrees (q=p, q=ip, q=eq); with longitude (checked with any q; ignored where it means nothing)",
             "schema": {
               "type": "string",
-              "pattern": "^[-+]?[0-9]*\\.?[0-9]*$"
+              "pattern": "^[-+]?([0-9]+\\.?[0-9]*|\\.[0-9]+)$"
             }
           },
           {
             "name": "longitude",
             "in": "query",
             "required": false,
-            "description": "Client position, decimal degrees (q=p, q=ip, q=eq); with latitude",
+            "description": "Client position, decimal degrees (q=p, q=ip, q=eq); with latitude (checked with any q; ignored where it means nothing)",
             "schema": {
               "type": "string",
-              "pattern": "^[-+]?[0-9]*\\.?[0-9]*$"
+              "pattern": "^[-+]?([0-9]+\\.?[0-9]*|\\.[0-9]+)$"
             }
           },
           {
@@ -178,6 +178,23 @@ enum OpenAPIDocument {
                 "schema": {
                   "type": "string"
                 }
+              },
+              "ETag": {
+                "description": "Weak tag of the snapshot version and the query",
+                "schema": {
+                  "type": "string"
+                }
+              },
+              "Cache-Control": {
+                "schema": {
+                  "type": "string"
+                }
+              },
+              "Repr-Digest": {
+                "description": "q=changes: the changeset's SHA-256, sha-256=:BASE64: (RFC 9530)",
+                "schema": {
+                  "type": "string"
+                }
               }
             },
             "content": {
@@ -220,34 +237,25 @@ enum OpenAPIDocument {
             "description": "q=changes: the client's version is current; nothing to apply"
           },
           "400": {
-            "description": "Missing or unknown q, a missing required parameter, or a malformed position",
-            "content": {
-              "application/json": {
-                "schema": {
-                  "$ref": "#/components/schemas/Error"
-                }
-              }
-            }
+            "$ref": "#/components/responses/BadRequest"
           },
           "410": {
-            "description": "q=changes: the client's version is no longer kept; download the whole snapshot",
-            "content": {
-              "application/json": {
-                "schema": {
-                  "$ref": "#/components/schemas/Error"
-                }
-              }
-            }
+            "$ref": "#/components/responses/Gone"
           },
           "503": {
-            "description": "No snapshot has been published yet",
-            "content": {
-              "application/json": {
-                "schema": {
-                  "$ref": "#/components/schemas/Error"
-                }
-              }
-            }
+            "$ref": "#/components/responses/NoSnapshot"
+          },
+          "304": {
+            "description": "If-None-Match named the answer's ETag: it has not changed"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          },
+          "405": {
+            "$ref": "#/components/responses/MethodNotAllowed"
+          },
+          "500": {
+            "$ref": "#/components/responses/ServerError"
           }
         }
       }
@@ -290,14 +298,10 @@ enum OpenAPIDocument {
             }
           },
           "503": {
-            "description": "No snapshot has been published yet",
-            "content": {
-              "application/json": {
-                "schema": {
-                  "$ref": "#/components/schemas/Error"
-                }
-              }
-            }
+            "$ref": "#/components/responses/NoSnapshot"
+          },
+          "405": {
+            "$ref": "#/components/responses/MethodNotAllowed"
           }
         }
       }
@@ -312,6 +316,30 @@ enum OpenAPIDocument {
             "content": {
               "application/json": {}
             }
+          },
+          "405": {
+            "$ref": "#/components/responses/MethodNotAllowed"
+          }
+        }
+      }
+    },
+    "/metrics": {
+      "get": {
+        "operationId": "metrics",
+        "summary": "Prometheus text: requests by query and status, latency, the served version's age, changeset builds",
+        "responses": {
+          "200": {
+            "description": "Prometheus exposition format",
+            "content": {
+              "text/plain": {
+                "schema": {
+                  "type": "string"
+                }
+              }
+            }
+          },
+          "405": {
+            "$ref": "#/components/responses/MethodNotAllowed"
           }
         }
       }
@@ -820,6 +848,75 @@ enum OpenAPIDocument {
         "type": "string",
         "pattern": "^[0-9]+$",
         "description": "the offset of the next page; absent on the last"
+      }
+    },
+    "responses": {
+      "MethodNotAllowed": {
+        "description": "A method other than GET or HEAD",
+        "headers": {
+          "Allow": {
+            "schema": {
+              "type": "string"
+            }
+          }
+        },
+        "content": {
+          "application/json": {
+            "schema": {
+              "$ref": "#/components/schemas/Error"
+            }
+          }
+        }
+      },
+      "BadRequest": {
+        "description": "Missing or unknown q, a missing required parameter, or a malformed position",
+        "content": {
+          "application/json": {
+            "schema": {
+              "$ref": "#/components/schemas/Error"
+            }
+          }
+        }
+      },
+      "Gone": {
+        "description": "q=changes: the client's version is no longer kept; download the whole snapshot",
+        "content": {
+          "application/json": {
+            "schema": {
+              "$ref": "#/components/schemas/Error"
+            }
+          }
+        }
+      },
+      "NoSnapshot": {
+        "description": "No snapshot has been published yet",
+        "content": {
+          "application/json": {
+            "schema": {
+              "$ref": "#/components/schemas/Error"
+            }
+          }
+        }
+      },
+      "NotFound": {
+        "description": "No such path",
+        "content": {
+          "application/json": {
+            "schema": {
+              "$ref": "#/components/schemas/Error"
+            }
+          }
+        }
+      },
+      "ServerError": {
+        "description": "The server could not answer; the reason names a reference in the server's log, never SQL or paths",
+        "content": {
+          "application/json": {
+            "schema": {
+              "$ref": "#/components/schemas/Error"
+            }
+          }
+        }
       }
     }
   }

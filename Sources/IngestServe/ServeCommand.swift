@@ -92,7 +92,7 @@ struct ServeCommand: AsyncParsableCommand {
         changesetPool.start()
         let metrics = ServerMetrics()
         let current = CurrentSnapshot(directory: SnapshotDirectory(path: snapshots))
-        let changesets = ChangesetCache(directory: current.directory, work: ThreadPoolWork(pool: changesetPool),
+        let changesets = ChangesetCache(directory: current.directory, work: ThreadPoolWork(pool: changesetPool, background: true),
                                         built: { metrics.changesetBuilt(in: $0) })
         let watcher = SnapshotWatcher(current: current, changesets: changesets, interval: reloadInterval, logger: logger)
         await watcher.refresh()

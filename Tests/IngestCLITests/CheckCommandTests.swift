@@ -70,4 +70,53 @@ import Testing
         #expect(result.status == ExitStatus.fileRejected.rawValue)
         #expect(result.stdout.contains("notes.txt  -         -        unrecognised"))
     }
+
+    /// FEEDS.md §12: a mapping's `[limits] max_reject_rate` is its feeds'
+    /// limit unless the command line gives one; filtered records count in
+    /// neither side. 100 records: 20 filtered, 7 of the other 80 faulty
+    /// (8.8 %): loaded under the mapping's 10 %, rejected under the run's 5 %.
+    @Test func aMappingsRejectRateLimitAndFilteredRecords() throws {
+        let temporary = TemporaryDirectory()
+        var rows = ["code;name;price;status"]
+        for index in 0..<100 {
+            rows.append("C\(index);Item \(index);\(index < 7 ? "n/a" : "1.50");\(index >= 80 ? "withdrawn" : "active")")
+        }
+        let feed = temporary.write("list_1.csv", text: rows.joined(separator: "\n") + "\n")
+        func mapping(_ limits: String) -> String {
+            """
+            [match]
+            filename = "list_*.csv"
+            [format]
+            delimiter = ";"
+            [prices]
+            currency = "EUR"
+            includes_vat = true
+            [pharmacy]
+            id = "L1"
+            [export]
+            date = "2026-06-11"
+            [filter]
+            skip_when = [{ column = "status", equals = "withdrawn" }]
+            \(limits)
+            [columns]
+            aptcode = "code"
+            name = "name"
+            price = "price"
+            """
+        }
+        func outcome(_ limits: String, _ extra: [String] = []) throws -> String {
+            let mappings = "\(temporary.path)/m\(limits.count)"
+            try FileManager.default.createDirectory(atPath: mappings, withIntermediateDirectories: true)
+            _ = temporary.write("m\(limits.count)/list.mapping.toml", text: mapping(limits))
+            let result = try CommandRunner.ingest(["check", "--mappings", mappings] + extra + [feed])
+            return result.stdout.split(separator: "\n").filter { $0.hasPrefix("list_1.csv") || $0.drop(while: { $0 == " " }).hasPrefix("reject_rate_exceeded: 7 of") }
+                .map { $0.split(separator: " ").joined(separator: " ") }.joined(separator: "\n")
+        }
+        #expect(try outcome("[limits]\nmax_reject_rate = 10") == "list_1.csv L1 mapping:list loaded 100 73 27")
+        #expect(try outcome("") == """
+            list_1.csv L1 mapping:list rejected (reject_rate_exceeded) 100 0 100
+            reject_rate_exceeded: 7 of 80 records rejected (8.8 %) (20 more left out by the mapping's filter), over the 5 % allowed; the feed is not loaded
+            """)
+        #expect(try outcome("[limits]\nmax_reject_rate = 10", ["--max-reject-rate", "5"]).hasPrefix("list_1.csv L1 mapping:list rejected (reject_rate_exceeded)"))
+    }
 }

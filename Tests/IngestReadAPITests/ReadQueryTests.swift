@@ -19,6 +19,8 @@ import Testing
         #expect(try ReadQuery(["q": "a"]) == .atc(parent: nil))
         #expect(try ReadQuery(["q": "a", "atc": "J01"]) == .atc(parent: "J01"))
         #expect(try ReadQuery(["q": "changes", "since": "20261121T083215Z-001"]) == .changes(since: "20261121T083215Z-001"))
+        // A parameter that means nothing to the query is ignored when it is well formed.
+        #expect(try ReadQuery(["q": "a", "latitude": "59.437", "longitude": "24.7536", "limit": "3"]) == .atc(parent: nil))
         // Version 2: paging on the lists, a clamped limit, the equivalents with a tier.
         #expect(try ReadQuery(["q": "i", "search": "a", "limit": "20", "offset": "40"]) == .itemSearch(text: "a", page: ResultPage(limit: 20, offset: 40)))
         #expect(try ReadQuery(["q": "p", "offset": "3"]) == .pharmacies(near: nil, onlyNearest: false, page: ResultPage(limit: nil, offset: 3)))
@@ -51,6 +53,9 @@ import Testing
         (["q": "eq", "aptcode": "MM1", "tier": "60"], "tier is 50, 75, 90 or 100, not \"60\""),
         (["q": "x\u{1B}[2J" + String(repeating: "y", count: 100)],
          "unknown q=\"x\\u{1B}[2J" + String(repeating: "y", count: 35) + "…\": expected p, i, ip, id, a, h, eq or changes"),
+        (["q": "a", "latitude": "north", "longitude": "24"], "latitude is not a number of degrees in -90…90: \"north\""),
+        (["q": "h", "aptcode": "A", "client_id": "1", "inStock": "2"], "inStock is 0 or 1, not \"2\""),
+        (["q": "p", "latitude": "", "longitude": ""], "latitude is not a number of degrees in -90…90: \"\""),
         (["q": "p", "onlyNearest": "yes"], "onlyNearest is 0 or 1, not \"yes\""),
     ])
     func aWrongRequestSaysWhatIsWrong(parameters: [String: String], reason: String) {

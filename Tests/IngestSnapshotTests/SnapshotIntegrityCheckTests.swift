@@ -24,7 +24,7 @@ import Testing
         #expect(try SnapshotIntegrityCheck.problems(in: database) == nil)
         // An index entry whose row is gone: what integrity_check exists to catch.
         try database.execute("PRAGMA writable_schema = ON")
-        try database.execute("UPDATE sqlite_schema SET sql = replace(sql, 'quantity)', 'quantity) WHERE 0') WHERE name = 'offers_by_item'")
+        try database.execute("UPDATE sqlite_schema SET sql = replace(sql, 'price_100_cents)', 'price_100_cents) WHERE 0') WHERE name = 'offers_by_item'")
         try database.close()
         let reopened = try SQLiteDatabase(path: path)
         defer { withExtendedLifetime(reopened) {} } // closed when it goes

@@ -67,7 +67,7 @@ import Testing
         let damaged = try stage(in: directory, price: 200)
         let database = try SQLiteDatabase(path: damaged)
         try database.execute("PRAGMA writable_schema = ON")
-        try database.execute("UPDATE sqlite_schema SET sql = replace(sql, 'quantity)', 'quantity) WHERE 0') WHERE name = 'offers_by_item'")
+        try database.execute("UPDATE sqlite_schema SET sql = replace(sql, 'price_100_cents)', 'price_100_cents) WHERE 0') WHERE name = 'offers_by_item'")
         try database.close()
         #expect(throws: SnapshotPublisher.IntegrityFailure.self) {
             try publisher.publish(stagingPath: damaged, publication(directory.nextVersion()))

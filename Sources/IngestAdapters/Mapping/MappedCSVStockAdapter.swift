@@ -6,6 +6,7 @@ import IngestCore
 public struct MappedCSVStockAdapter: ChainFeedAdapter {
     public let mapping: StockFeedMapping
     public var name: String { mapping.adapterName }
+    public var maxRejectRatePercent: Int? { mapping.maxRejectRatePercent }
     public var summary: String {
         var rules: [String] = []
         if let glob = mapping.fileNameGlob { rules.append("file name \(glob)") }
@@ -73,12 +74,17 @@ public struct MappedCSVStockAdapter: ChainFeedAdapter {
         let records = MappedRecordReader(mapping: mapping, fileName: file.name, router: router)
         let (delimiter, quote, hasHeader) = settings
         let fields = CanonicalField.allCases
-        // Column index of each canonical field, resolved once per file.
-        var fieldColumn = [Int?](repeating: nil, count: fields.count)
+        // Column indexes of each canonical field (several when joined) and of
+        // each filter condition, resolved once per file.
+        var fieldColumns = [[Int]](repeating: [], count: fields.count)
+        var conditionColumn = [Int?](repeating: nil, count: mapping.skipWhen.count)
         var columnName: [Int: String] = [:]
-        if !hasHeader {
-            for (position, field) in fields.enumerated() { fieldColumn[position] = mapping.columns[field].flatMap { Int($0) }.map { $0 - 1 } }
+        func names(of field: CanonicalField) -> [String] { mapping.joinedColumns[field] ?? mapping.columns[field].map { [$0] } ?? [] }
+        func resolve(_ index: (String) -> Int?) {
+            for (position, field) in fields.enumerated() { fieldColumns[position] = names(of: field).compactMap(index) }
+            for (position, condition) in mapping.skipWhen.enumerated() { conditionColumn[position] = index(condition.column) }
         }
+        if !hasHeader { resolve { Int($0).map { $0 - 1 } } }
         var headerCount: Int?
         var headerFailure: FeedFailure?
         var result = output
@@ -86,7 +92,7 @@ public struct MappedCSVStockAdapter: ChainFeedAdapter {
         /// The current row (`records.fields`) read, or rejected whole: on its pharmacy's lane when there are lanes.
         func deliver(line: Int, reject: LaneRow.Reject? = nil) {
             if let lanes, let id = records.value(.pharmacyID), !id.isEmpty {
-                lanes.submit(LaneRow(line: line, fields: records.fields, reject: reject), key: id)
+                lanes.submit(LaneRow(line: line, fields: records.fields, conditions: records.conditionValues, reject: reject), key: id)
             } else if let reject {
                 records.rejectRow(line: line, reason: reject.reason, message: reject.message, field: reject.field, output: &result)
             } else {
@@ -104,11 +110,14 @@ public struct MappedCSVStockAdapter: ChainFeedAdapter {
                         columnIndex[name] = index
                         columnName[index] = name
                     }
-                    for (position, field) in fields.enumerated() { fieldColumn[position] = mapping.columns[field].flatMap { columnIndex[$0] } }
+                    resolve { columnIndex[$0] }
                     headerCount = row.count
-                    if let missing = mapping.columns.sorted(by: { $0.key.rawValue < $1.key.rawValue }).first(where: { columnIndex[$0.value] == nil }) {
+                    let wanted = fields.flatMap { field in names(of: field).map { ($0, field.rawValue) } }
+                        + mapping.skipWhen.map { ($0.column, "the filter") }
+                    if let missing = wanted.sorted(by: { $0.1 < $1.1 }).first(where: { columnIndex[$0.0] == nil }) {
                         // Keep reading: every row is counted and rejected with the header's fault.
-                        headerFailure = FeedFailure(reason: .badHeader, message: "the header has no column '\(missing.value)' for \(missing.key.rawValue) (renamed?); the feed is not loaded", line: row.line)
+                        let names = (0..<row.count).compactMap { columnName[$0] }.map { "'\($0)'" }.joined(separator: ", ")
+                        headerFailure = FeedFailure(reason: .badHeader, message: "the header has no column '\(missing.0)' for \(missing.1) (renamed?); its columns are \(names); the feed is not loaded", line: row.line)
                     }
                     return
                 }
@@ -118,14 +127,28 @@ public struct MappedCSVStockAdapter: ChainFeedAdapter {
                 // decode is left empty, so the rest (the key, the pharmacy)
                 // still names the row in its reject.
                 var undecodable: String?
-                for position in 0..<fields.count {
-                    guard let column = fieldColumn[position], column < row.count else { records.fields[position] = nil; continue }
+                func text(_ column: Int) -> String? {
+                    guard column < row.count else { return nil }
                     guard let text = decode(row.field(column).trimmedASCII) else {
                         if undecodable == nil { undecodable = columnName[column] ?? "column \(column + 1)" }
-                        records.fields[position] = nil
-                        continue
+                        return nil
                     }
-                    records.fields[position] = text
+                    return text
+                }
+                for position in 0..<fields.count {
+                    let columns = fieldColumns[position]
+                    if columns.count == 1 {
+                        records.fields[position] = text(columns[0])
+                    } else if columns.isEmpty {
+                        records.fields[position] = nil
+                    } else {
+                        // Several columns: joined with one space, empty parts left out.
+                        let parts = columns.compactMap { text($0)?.trimmed }.filter { !$0.isEmpty }
+                        records.fields[position] = parts.joined(separator: " ")
+                    }
+                }
+                for position in conditionColumn.indices {
+                    records.conditionValues[position] = conditionColumn[position].flatMap { text($0)?.trimmed }
                 }
                 if let headerFailure {
                     deliver(line: row.line, reject: .init(reason: headerFailure.reason, message: headerFailure.message, field: nil))
@@ -167,6 +190,7 @@ public struct MappedCSVStockAdapter: ChainFeedAdapter {
 
         var line: Int
         var fields: [String?]
+        var conditions: [String?]
         var reject: Reject?
     }
 
@@ -176,6 +200,7 @@ public struct MappedCSVStockAdapter: ChainFeedAdapter {
         return ChainLanes(count: router.lanes) { lane, row in
             let reader = readers[lane]
             reader.fields = row.fields
+            reader.conditionValues = row.conditions
             let id = reader.value(.pharmacyID) ?? ""
             if let reject = row.reject {
                 reader.routeReject(line: row.line, pharmacyID: id, router: router, reason: reject.reason, message: reject.message, field: reject.field)

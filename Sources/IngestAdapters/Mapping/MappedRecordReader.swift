@@ -18,6 +18,10 @@ final class MappedRecordReader {
     /// and not a closure: a closure per row handed out a retained string
     /// for every field it was asked for.
     var fields = [String?](repeating: nil, count: CanonicalField.allCases.count)
+    /// The values the `[filter] skip_when` conditions test, in the mapping's order, trimmed.
+    var conditionValues: [String?]
+    /// The conditions' regular expressions, compiled once (nil for the other tests).
+    private let conditionPatterns: [NSRegularExpression?]
     /// The pharmacy this feed is for (the first record's, when it comes from a column).
     var pharmacyID: String?
     var header: StockFeedHeader?
@@ -40,6 +44,36 @@ final class MappedRecordReader {
         if case .fixed(let date) = mapping.exportedAt { values[CanonicalField.exportedAt.position] = date }
         self.fileValues = values.map { $0?.trimmed }
         if case .fixed(let code) = mapping.currency { fixedCurrency = Currency(code: code) } else { fixedCurrency = nil }
+        conditionValues = Array(repeating: nil, count: mapping.skipWhen.count)
+        conditionPatterns = mapping.skipWhen.map { condition in
+            // The loader compiled each pattern once already; a failure here cannot happen.
+            guard case .matches(let pattern) = condition.test else { return nil }
+            return try? NSRegularExpression(pattern: "^(?:\(pattern))$")
+        }
+    }
+
+    /// Turns the values the mapping calls missing into nil (FEEDS.md §12:
+    /// `missing_values`; an empty value is always missing).
+    func applyMissingValues() {
+        for position in fields.indices {
+            if let text = fields[position], mapping.missingValues[position].contains(text) { fields[position] = nil }
+        }
+    }
+
+    /// The first `skip_when` condition the current record meets, described for its reject.
+    func skipReason() -> String? {
+        for (index, condition) in mapping.skipWhen.enumerated() {
+            let value = conditionValues[index] ?? ""
+            let met: Bool
+            switch condition.test {
+            case .equals(let operand): met = value == operand
+            case .notEquals(let operand): met = value != operand
+            case .matches:
+                met = conditionPatterns[index].map { $0.firstMatch(in: value, range: NSRange(value.startIndex..., in: value)) != nil } ?? false
+            }
+            if met { return "skipped by the mapping's filter: \(condition.column) \(condition.test)" }
+        }
+        return nil
     }
 
     /// The first capture group of `pattern` in `text`.
@@ -93,9 +127,14 @@ final class MappedRecordReader {
     /// feed's output, or, when splitting a chain file, its pharmacy's part
     /// (a record without a pharmacy id stays in the file's own output).
     func read(line: Int, output: inout FeedOutput<StockOffer>) {
+        applyMissingValues()
         let aptcode = (value(.aptcode) ?? "").uppercasedCode
         guard let router else {
             establishHeader(line: line)
+            if let reason = skipReason() {
+                output.reject(line: line, key: aptcode, reason: .filtered, message: reason)
+                return
+            }
             do throws(StockFieldRules.Problem) {
                 let (offer, gtin) = try offer(line: line, aptcode: aptcode)
                 guard output.isFirstOccurrence(offer.aptcode) else { throw StockFieldRules.duplicate(offer.aptcode) }
@@ -116,9 +155,14 @@ final class MappedRecordReader {
 
     /// The current record, which names pharmacy `id`, into that pharmacy's part.
     func route(line: Int, pharmacyID id: String, router: ChainRouter) {
+        applyMissingValues()
         let aptcode = (value(.aptcode) ?? "").uppercasedCode
         let part = router.part(id)
         if !part.headerSettled { part.settleHeader(recordHeader(line: line)) }
+        if let reason = skipReason() {
+            part.collected.reject(line: line, key: aptcode, reason: .filtered, message: reason)
+            return
+        }
         do {
             let (offer, gtin) = try offer(line: line, aptcode: aptcode)
             part.collected.warnIfRestricted(gtin, line: line, key: offer.aptcode)
@@ -173,7 +217,9 @@ final class MappedRecordReader {
     }
 
     private func price() throws(StockFieldRules.Problem) -> Int64 {
-        let text = value(.price) ?? ""
+        guard let text = value(.price) else {
+            throw .init(reason: .missingPrice, field: "price", message: "no price (empty or one of the mapping's missing values)")
+        }
         guard let amount = ExactDecimal.parse(text.utf8, decimalSeparator: mapping.decimalSeparator, maxFractionDigits: 4) else {
             throw .init(reason: .badPrice, field: "price", message: "price '\(text)' is not a decimal number with '\(Character(Unicode.Scalar(mapping.decimalSeparator)))' as separator")
         }
@@ -209,4 +255,18 @@ final class MappedRecordReader {
 
 extension RejectReason {
     public static let pharmacyMismatch = RejectReason(rawValue: "pharmacy_mismatch")
+    /// A price the mapping calls missing (FEEDS.md §12): never published as 0.00.
+    public static let missingPrice = RejectReason(rawValue: "missing_price")
+    /// Left out by the mapping's `[filter] skip_when`; counts in neither side of the reject rate.
+    public static let filtered = RejectReason(rawValue: "filtered")
+}
+
+extension StockFeedMapping.SkipCondition.Test: CustomStringConvertible {
+    public var description: String {
+        switch self {
+        case .equals(let operand): "equals '\(operand)'"
+        case .notEquals(let operand): "is not '\(operand)'"
+        case .matches(let pattern): "matches /\(pattern)/"
+        }
+    }
 }

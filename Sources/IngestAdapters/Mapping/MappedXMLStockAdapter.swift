@@ -8,6 +8,7 @@ import IngestCore
 public struct MappedXMLStockAdapter: ChainFeedAdapter {
     public let mapping: StockFeedMapping
     public var name: String { mapping.adapterName }
+    public var maxRejectRatePercent: Int? { mapping.maxRejectRatePercent }
     public var summary: String {
         "XML stock feed by \(mapping.file) (FEEDS.md §4), record element \(record.element)"
             + (mapping.fileNameGlob.map { "; recognised by file name \($0)" } ?? "; recognised by its record element")
@@ -101,8 +102,10 @@ final class MappedXMLReader: XMLStreamHandler {
         self.records = MappedRecordReader(mapping: adapter.mapping, fileName: file, router: router)
         var textPaths = Set<String>()
         var attributePaths: [String: [(String, String)]] = [:]
-        outer = XMLOuterFields(mappedPaths: adapter.mapping.columns.values)
-        for path in adapter.mapping.columns.values where XMLOuterFields.parse(path) == nil {
+        // Every path read: the fields', their joined parts', the filter's.
+        let paths = adapter.mapping.readColumns
+        outer = XMLOuterFields(mappedPaths: paths)
+        for path in paths where XMLOuterFields.parse(path) == nil {
             let parts = path.split(separator: "/").map(String.init)
             if let last = parts.last, last.hasPrefix("@") {
                 attributePaths[parts.dropLast().joined(separator: "/"), default: []].append((String(last.dropFirst()), path))
@@ -166,9 +169,16 @@ final class MappedXMLReader: XMLStreamHandler {
         if path.isEmpty {
             inRecord = false
             for (mapped, value) in outer.values() { values[mapped] = value }
+            let mapping = adapter.mapping
             for field in CanonicalField.allCases {
-                records.fields[field.position] = adapter.mapping.columns[field].flatMap { values[$0] }?.trimmed
+                if let parts = mapping.joinedColumns[field] {
+                    // Several paths: joined with one space, empty parts left out.
+                    records.fields[field.position] = parts.compactMap { values[$0]?.trimmed }.filter { !$0.isEmpty }.joined(separator: " ")
+                } else {
+                    records.fields[field.position] = mapping.columns[field].flatMap { values[$0] }?.trimmed
+                }
             }
+            for (position, condition) in mapping.skipWhen.enumerated() { records.conditionValues[position] = values[condition.column]?.trimmed }
             if headerOnly {
                 records.establishHeader(line: recordLine)
                 parser.stop()

@@ -8,11 +8,17 @@ import TOMLKit
 /// read, not silently empty a table.
 public enum MappingLoader {
     public static let suffix = ".mapping.toml"
+    /// A column name or path longer than this is a mistake, not a header
+    /// (a 400 KB name once made a run take 7 s and 984 MB: it is copied into every reject).
+    static let longestName = 1024
 
     static let sections: [String: Set<String>] = [
         "match": ["filename", "required_columns"],
         "format": ["type", "delimiter", "quote", "encoding", "header", "decimal_separator", "date_format", "timezone",
-                   "record_element", "namespace"],
+                   "record_element", "namespace", "missing_values"],
+        "missing_values": Set(CanonicalField.allCases.map(\.rawValue)),
+        "filter": ["skip_when"],
+        "limits": ["max_reject_rate"],
         "prices": ["currency", "currency_column", "includes_vat", "vat_rate", "vat_rate_column"],
         "pharmacy": ["id", "id_from_filename"],
         "export": ["date_from_filename", "date"],
@@ -87,16 +93,94 @@ public enum MappingLoader {
         /// The whole mapping, section by section.
         func mapping(name: String) throws(MappingError) -> StockFeedMapping {
             try checkKnownKeys()
+            let lists = try columnLists()
             var columns = try columns()
             let (layout, requiredColumns) = try layout(columns: columns)
             let glob = try fileNameGlob(layout: layout, requiredColumns: requiredColumns)
             let text = try textFormat()
             let (currency, vatRate) = try prices(columns: &columns)
-            return StockFeedMapping(
+            var mapping = StockFeedMapping(
                 name: name, file: file, fileNameGlob: glob, requiredColumns: requiredColumns, layout: layout,
                 encoding: text.encoding, decimalSeparator: text.decimal, dateFormat: text.dateFormat, timeZone: text.zone,
                 currency: currency, vatRate: vatRate, pharmacyID: try pharmacy(columns: columns), exportedAt: try exportedAt(columns: columns),
                 columns: columns)
+            mapping.joinedColumns = lists.filter { $0.value.count > 1 }
+            mapping.missingValues = try missingValues()
+            mapping.skipWhen = try skipConditions()
+            mapping.maxRejectRatePercent = try maxRejectRate()
+            if case .delimited(_, _, false) = layout {
+                for condition in mapping.skipWhen where Int(condition.column) == nil {
+                    throw fail("filter.skip_when", "a file without header needs column numbers, not '\(condition.column)'")
+                }
+            }
+            return mapping
+        }
+
+        func strings(_ value: TOMLValueConvertible, key: String) throws(MappingError) -> [String] {
+            guard let array = value.array else { throw fail(key, "must be an array of strings") }
+            var texts: [String] = []
+            for element in array {
+                guard let text = element.string else { throw fail(key, "must be an array of strings") }
+                texts.append(text.trimmed)
+            }
+            return texts
+        }
+
+        /// `[format] missing_values` for every field, `[missing_values] FIELD` for one; "" always.
+        private func missingValues() throws(MappingError) -> [Set<String>] {
+            var common: Set<String> = [""]
+            if let value = try section("format")?["missing_values"] {
+                common.formUnion(try strings(value, key: "format.missing_values"))
+            }
+            var perField = Array(repeating: common, count: CanonicalField.allCases.count)
+            if let fields = try section("missing_values") {
+                for key in fields.keys {
+                    guard let value = fields[key] else { continue }
+                    perField[CanonicalField(rawValue: key)!.position].formUnion(try strings(value, key: "missing_values.\(key)"))
+                }
+            }
+            return perField
+        }
+
+        /// `[filter] skip_when = [{ column = "INVALID", equals = "1" }, …]`.
+        private func skipConditions() throws(MappingError) -> [StockFeedMapping.SkipCondition] {
+            guard let value = try section("filter")?["skip_when"] else { return [] }
+            let key = "filter.skip_when"
+            guard let array = value.array else { throw fail(key, "must be an array of tables such as { column = \"INVALID\", equals = \"1\" }") }
+            var conditions: [StockFeedMapping.SkipCondition] = []
+            for element in array {
+                guard let table = element.table else { throw fail(key, "each condition is a table such as { column = \"INVALID\", equals = \"1\" }") }
+                for inner in table.keys where !["column", "path", "equals", "not_equals", "matches"].contains(inner) {
+                    throw fail(key, "unknown key \(inner) in a condition (column or path, with equals, not_equals or matches)")
+                }
+                let columns = ["column", "path"].compactMap { table[$0] }
+                guard columns.count == 1, let column = columns[0].string.map(\.trimmed) ?? columns[0].int.map(String.init), !column.isEmpty else {
+                    throw fail(key, "each condition names one column (or path)")
+                }
+                let tests = ["equals", "not_equals", "matches"].compactMap { name in table[name].map { (name, $0) } }
+                guard tests.count == 1, let operand = tests[0].1.string else {
+                    throw fail(key, "each condition has one of equals, not_equals or matches, with a string")
+                }
+                let test: StockFeedMapping.SkipCondition.Test
+                switch tests[0].0 {
+                case "equals": test = .equals(operand.trimmed)
+                case "not_equals": test = .notEquals(operand.trimmed)
+                default:
+                    guard (try? NSRegularExpression(pattern: operand)) != nil else { // an invalid pattern is the error to report
+                        throw fail(key, "'\(operand)' is not a regular expression")
+                    }
+                    test = .matches(operand)
+                }
+                conditions.append(.init(column: column, test: test))
+            }
+            return conditions
+        }
+
+        /// `[limits] max_reject_rate`: a percentage.
+        private func maxRejectRate() throws(MappingError) -> Int? {
+            guard let value = try section("limits")?["max_reject_rate"] else { return nil }
+            guard let percent = value.int, (0...100).contains(percent) else { throw fail("limits.max_reject_rate", "must be a whole percentage from 0 to 100") }
+            return percent
         }
 
         /// Every section and key is one this loader knows: a typo fails here.
@@ -107,7 +191,7 @@ public enum MappingLoader {
                 }
                 guard let section = table[key]?.table else { throw fail(key, "must be a table") }
                 for inner in section.keys where !allowed.contains(inner) {
-                    let hint = key == "columns" ? "not a canonical field; known: \(CanonicalField.allCases.map(\.rawValue).joined(separator: ", "))" : "unknown key"
+                    let hint = key == "columns" || key == "missing_values" ? "not a canonical field; known: \(CanonicalField.allCases.map(\.rawValue).joined(separator: ", "))" : "unknown key"
                     throw fail("\(key).\(inner)", hint)
                 }
             }
@@ -115,17 +199,35 @@ public enum MappingLoader {
 
         /// `[columns]`: canonical field → column name, number or XML path.
         private func columns() throws(MappingError) -> [CanonicalField: String] {
+            try columnLists().mapValues { $0[0] }
+        }
+
+        /// `[columns]` with every field's columns: one, or a list joined with one space (FEEDS.md §12).
+        func columnLists() throws(MappingError) -> [CanonicalField: [String]] {
             guard let columnTable = try section("columns") else { throw fail("columns", "missing: map at least aptcode, name and price (and quantity, unless the feed is a price list)") }
-            var columns: [CanonicalField: String] = [:]
+            var columns: [CanonicalField: [String]] = [:]
+            /// Names as the file writes them (FEEDS.md §12): `"Bezeichnung "` and
+            /// `Bezeichnung` both name the header cell `Bezeichnung `, trimmed on both sides.
+            func column(_ value: TOMLValueConvertible) -> String? {
+                if let text = value.string, !text.trimmed.isEmpty, text.utf8.count <= MappingLoader.longestName { return text.trimmed }
+                if let number = value.int, number >= 1 { return String(number) }
+                return nil
+            }
             for key in columnTable.keys {
                 let field = CanonicalField(rawValue: key)!
                 guard let value = columnTable[key] else { continue }
-                if let text = value.string, !text.isEmpty {
-                    columns[field] = text
-                } else if let number = value.int, number >= 1 {
-                    columns[field] = String(number)
+                if let list = value.array {
+                    var names: [String] = []
+                    for element in list {
+                        guard let name = column(element) else { throw fail("columns.\(key)", "each column of a list must be a column name, number or XML path") }
+                        names.append(name)
+                    }
+                    guard !names.isEmpty else { throw fail("columns.\(key)", "an empty list names no column") }
+                    columns[field] = names
+                } else if let name = column(value) {
+                    columns[field] = [name]
                 } else {
-                    throw fail("columns.\(key)", "must be a column name, a 1-based column number or an XML path")
+                    throw fail("columns.\(key)", "must be a column name (at most \(MappingLoader.longestName) bytes), a 1-based column number, an XML path, or a list of them")
                 }
             }
             for field in CanonicalField.required where columns[field] == nil {
@@ -157,7 +259,7 @@ public enum MappingLoader {
                     var names: [String] = []
                     for element in array {
                         guard let name = element.string else { throw fail("match.required_columns", "must be an array of strings") }
-                        names.append(name)
+                        names.append(name.trimmed)
                     }
                     requiredColumns = names
                 } else {

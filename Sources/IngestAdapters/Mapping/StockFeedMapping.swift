@@ -37,8 +37,44 @@ public struct StockFeedMapping: Sendable {
     public let vatRate: Source?
     public let pharmacyID: Source
     public let exportedAt: Source
-    /// Columns (or XML paths) of the record fields.
+    /// Columns (or XML paths) of the record fields; for a field of several
+    /// columns, the first (`joinedColumns` has them all).
     public let columns: [CanonicalField: String]
+    /// Fields read from several columns, joined with one space, empty parts
+    /// left out (FEEDS.md §12: `name = ["Bezeichnung", "Darreichungsform"]`).
+    public var joinedColumns: [CanonicalField: [String]] = [:]
+    /// Per field position: the texts (trimmed) that mean "no value"; the
+    /// empty text always does (`[format] missing_values`, `[missing_values]`).
+    public var missingValues: [Set<String>] = Array(repeating: [""], count: CanonicalField.allCases.count)
+    /// Records to leave out, rejected `filtered` (`[filter] skip_when`): any one true skips.
+    public var skipWhen: [SkipCondition] = []
+    /// This kind of file's own reject-rate limit (`[limits] max_reject_rate`),
+    /// unless the command line gives one.
+    public var maxRejectRatePercent: Int?
 
     public var adapterName: String { "mapping:\(name)" }
+
+    /// Every column (or path) the records are read from: fields, joined parts, filter columns.
+    public var readColumns: Set<String> {
+        Set(columns.values).union(joinedColumns.values.joined()).union(skipWhen.map(\.column))
+    }
+
+    /// One condition of `[filter] skip_when`.
+    public struct SkipCondition: Sendable, Equatable {
+        public enum Test: Sendable, Equatable {
+            case equals(String)
+            case notEquals(String)
+            /// A regular expression that must match the whole value.
+            case matches(String)
+        }
+
+        /// A column name (or number) of a delimited file, a path of an XML one.
+        public var column: String
+        public var test: Test
+
+        public init(column: String, test: Test) {
+            self.column = column
+            self.test = test
+        }
+    }
 }
