@@ -38,7 +38,7 @@ public struct ReportFormatter {
         lines += report.forcedGates.map { "  FORCED past \($0)" }
         if let blocked = report.blocked { lines.append("  " + (report.dryRun ? "WOULD NOT PUBLISH: " : "NOT PUBLISHED: ") + "\(blocked)") }
         guard !lines.isEmpty else { return "" }
-        return ([verdict(report, elapsed: elapsed)] + lines).joined(separator: "\n") + "\n"
+        return ([verdict(report, elapsed: elapsed)] + lines).map(TextHygiene.visible).joined(separator: "\n") + "\n"
     }
 
     /// One line that says how the run ended, before any detail: what cron
@@ -120,7 +120,8 @@ public struct ReportFormatter {
             lines.append("")
             lines += report.forcedGates.map { "FORCED past \($0)" }
         }
-        guard publishing else { return lines.joined(separator: "\n") + "\n" }
+        // Feed text (messages, keys) reaches the terminal escaped: no control character of a feed's runs there.
+        guard publishing else { return lines.map(TextHygiene.visible).joined(separator: "\n") + "\n" }
         lines.append("")
         let counts = ["pharmacies", "items", "offers"].map { "\($0) \(report.rowCounts[$0, default: 0])" }.joined(separator: ", ")
         if let version = report.publishedVersion {
@@ -133,7 +134,7 @@ public struct ReportFormatter {
         } else {
             lines.append("would publish: \(counts)")
         }
-        return lines.joined(separator: "\n") + "\n"
+        return lines.map(TextHygiene.visible).joined(separator: "\n") + "\n"
     }
 
     /// The feeds table: `shown` in rows, totals over `all`; with nothing

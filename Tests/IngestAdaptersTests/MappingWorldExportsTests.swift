@@ -118,3 +118,28 @@ import Testing
         }
     }
 }
+
+extension MappingWorldExportsTests {
+    /// Text hygiene: a control character or line break in a code or a name,
+    /// or a name over 500 characters, rejects the record `bad_text`.
+    @Test func codesAndNamesHoldNoControlCharacters() throws {
+        let long = String(repeating: "ä", count: 501)
+        let text = "EAN-Code;Pharmacode;Bezeichnung ;Preis \n"
+            + "4001638088015;10\u{1B}[2J01;Arnica;1.00\n"
+            + "4001638088022;1002;\"Calendula\u{85}Essenz\";1.00\n"
+            + "4001638088039;1003;\(long);1.00\n"
+            + "4001638088046;1004;\(long.dropLast());1.00\n"
+        let (output, _) = try parse(Self.mapping(), text)
+        #expect(output.records.map(\.aptcode) == ["1004"])
+        #expect(output.rejects.map { "\($0.line) \($0.reason.rawValue) \($0.message)" } == [
+            "2 bad_encoding aptcode holds the control or marker character U+1B", // the rule every code already had
+            "3 bad_text name has the control character \\u{85}",
+            "4 bad_text name has 501 characters, over the 500 allowed",
+        ])
+    }
+
+    @Test func terminalTextShowsControlCharactersEscaped() {
+        #expect(TextHygiene.visible("price '\u{1B}[2J9,99'\tx") == "price '\\u{1B}[2J9,99'\\tx")
+        #expect(TextHygiene.visible("C:\\feeds\\a.csv ÕÄ") == "C:\\feeds\\a.csv ÕÄ", "backslashes and letters stay")
+    }
+}

@@ -74,14 +74,15 @@ import Testing
     /// FEEDS.md §12: a mapping's `[limits] max_reject_rate` is its feeds'
     /// limit unless the command line gives one; filtered records count in
     /// neither side. 100 records: 20 filtered, 7 of the other 80 faulty
-    /// (8.8 %): loaded under the mapping's 10 %, rejected under the run's 5 %.
+    /// (8.8 %), and one more with a clear-screen code in its price: loaded
+    /// under the mapping's 10 %, rejected under the run's 5 %.
     @Test func aMappingsRejectRateLimitAndFilteredRecords() throws {
         let temporary = TemporaryDirectory()
         var rows = ["code;name;price;status"]
         for index in 0..<100 {
             rows.append("C\(index);Item \(index);\(index < 7 ? "n/a" : "1.50");\(index >= 80 ? "withdrawn" : "active")")
         }
-        let feed = temporary.write("list_1.csv", text: rows.joined(separator: "\n") + "\n")
+        let feed = temporary.write("list_1.csv", text: rows.joined(separator: "\n") + "\nX1;Clear;\u{1B}[2J9.99;active\n")
         func mapping(_ limits: String) -> String {
             """
             [match]
@@ -109,14 +110,17 @@ import Testing
             try FileManager.default.createDirectory(atPath: mappings, withIntermediateDirectories: true)
             _ = temporary.write("m\(limits.count)/list.mapping.toml", text: mapping(limits))
             let result = try CommandRunner.ingest(["check", "--mappings", mappings] + extra + [feed])
-            return result.stdout.split(separator: "\n").filter { $0.hasPrefix("list_1.csv") || $0.drop(while: { $0 == " " }).hasPrefix("reject_rate_exceeded: 7 of") }
+            return result.stdout.split(separator: "\n").filter { $0.hasPrefix("list_1.csv") || $0.drop(while: { $0 == " " }).hasPrefix("reject_rate_exceeded: 8 of") }
                 .map { $0.split(separator: " ").joined(separator: " ") }.joined(separator: "\n")
         }
-        #expect(try outcome("[limits]\nmax_reject_rate = 10") == "list_1.csv L1 mapping:list loaded 100 73 27")
+        #expect(try outcome("[limits]\nmax_reject_rate = 10") == "list_1.csv L1 mapping:list loaded 101 73 28")
         #expect(try outcome("") == """
-            list_1.csv L1 mapping:list rejected (reject_rate_exceeded) 100 0 100
-            reject_rate_exceeded: 7 of 80 records rejected (8.8 %) (20 more left out by the mapping's filter), over the 5 % allowed; the feed is not loaded
+            list_1.csv L1 mapping:list rejected (reject_rate_exceeded) 101 0 101
+            reject_rate_exceeded: 8 of 81 records rejected (9.9 %) (20 more left out by the mapping's filter), over the 5 % allowed; the feed is not loaded
             """)
         #expect(try outcome("[limits]\nmax_reject_rate = 10", ["--max-reject-rate", "5"]).hasPrefix("list_1.csv L1 mapping:list rejected (reject_rate_exceeded)"))
+        // A clear-screen code in a price reaches the terminal escaped.
+        let shown = try CommandRunner.ingest(["check", "--mappings", "\(temporary.path)/m0", feed]).stdout
+        #expect(!shown.contains("\u{1B}") && shown.contains("price: price '\\u{1B}[2J9.99' is not a decimal number"))
     }
 }

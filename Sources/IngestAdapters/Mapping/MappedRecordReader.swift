@@ -8,6 +8,12 @@ import IngestCore
 /// A class: the parse callbacks capture it, and a captured struct was copied
 /// out of its box (mapping, duplicate set and all) for every row.
 final class MappedRecordReader {
+    /// The codes and names text hygiene checks, with the longest each may be.
+    static let checkedText: [(CanonicalField, Int?)] = [
+        (.aptcode, nil), (.packageCode, nil), (.gtin, nil), (.atc, nil), (.pharmacyID, nil),
+        (.name, TextHygiene.longestName), (.producer, TextHygiene.longestName), (.activeSubstance, TextHygiene.longestName),
+        (.pharmacyName, TextHygiene.longestName),
+    ]
     static let fieldNames = StockFieldRules.FieldNames(packageCode: "package_code", producer: "producer", activeSubstance: "active_substance")
     let mapping: StockFeedMapping
     /// Values captured from the file name or fixed by the mapping (pharmacy
@@ -202,6 +208,12 @@ final class MappedRecordReader {
                                               message: "pharmacy '\(id)' differs from the feed's pharmacy \(expected); one feed holds one pharmacy")
             }
         }
+        // Text hygiene (FEEDS.md §12): a code or a name holds no line break or control character; a name at most 500 characters.
+        for (field, longest) in Self.checkedText {
+            if let text = value(field), let problem = TextHygiene.problem(in: text, longest: longest) {
+                throw .init(reason: .badText, field: field.rawValue, message: "\(field.rawValue) has \(problem)")
+            }
+        }
         let description = try StockFieldRules.description(
             packageCode: value(.packageCode), gtin: value(.gtin), name: value(.name),
             producer: value(.producer), activeSubstance: value(.activeSubstance), fields: Self.fieldNames)
@@ -255,6 +267,8 @@ final class MappedRecordReader {
 
 extension RejectReason {
     public static let pharmacyMismatch = RejectReason(rawValue: "pharmacy_mismatch")
+    /// A code or name with a line break or control character, or a name over 500 characters (FEEDS.md §12).
+    public static let badText = RejectReason(rawValue: "bad_text")
     /// A price the mapping calls missing (FEEDS.md §12): never published as 0.00.
     public static let missingPrice = RejectReason(rawValue: "missing_price")
     /// Left out by the mapping's `[filter] skip_when`; counts in neither side of the reject rate.
