@@ -51,19 +51,28 @@ extension SnapshotReader {
         // The column is one of four names, never text of the client's.
         let patient = switch tier { case 50: "offers.price_50_cents"; case 75: "offers.price_75_cents"
             case 90: "offers.price_90_cents"; case 100: "offers.price_100_cents"; default: "NULL" }
+        // The asked package's key as the register writes it, then every
+        // package with that key: on `medicine_register_by_atc`, then each
+        // package's items and their offers from covering indexes.
+        let key = try database.cachedStatement("""
+            SELECT lower(trim(r.atc)), lower(trim(r.strength)), lower(trim(r.form)), lower(trim(r.pack_size))
+            FROM items JOIN medicine_register AS r ON r.package_code = items.package_code
+            WHERE items.aptcode = ? AND trim(r.atc) <> ''
+            """)
+        defer { key.reset() }
+        try key.bind(aptcode, at: 1)
+        guard try key.step() else { return [] }
+        let parts = (0..<4).map { key.string(Int32($0)) ?? "" }
         let statement = try database.cachedStatement("""
             SELECT items.aptcode, items.name, offers.pharmacy_id, offers.price_cents, offers.quantity, \(patient)
-            FROM items AS asked
-            JOIN medicine_register AS target ON target.package_code = asked.package_code
-            JOIN medicine_register AS same
-              ON lower(trim(same.atc)) = lower(trim(target.atc)) AND lower(trim(same.strength)) = lower(trim(target.strength))
-             AND lower(trim(same.form)) = lower(trim(target.form)) AND lower(trim(same.pack_size)) = lower(trim(target.pack_size))
+            FROM medicine_register AS same
             JOIN items ON items.package_code = same.package_code
             JOIN offers ON offers.aptcode = items.aptcode
-            WHERE asked.aptcode = ? AND trim(target.atc) <> ''
+            WHERE lower(trim(same.atc)) = ?1 AND lower(trim(same.strength)) = ?2 AND lower(trim(same.form)) = ?3
+              AND lower(trim(same.pack_size)) = ?4
             """)
         defer { statement.reset() }
-        try statement.bind(aptcode, at: 1)
+        for (index, part) in parts.enumerated() { try statement.bind(part, at: Int32(index + 1)) }
         var rows: [(String, String, String, Int64, Int64?, Int64?)] = []
         while try statement.step() {
             rows.append((statement.string(0) ?? "", statement.string(1) ?? "", statement.string(2) ?? "", statement.int64(3),

@@ -143,3 +143,29 @@ extension MappingWorldExportsTests {
         #expect(TextHygiene.visible("C:\\feeds\\a.csv ÕÄ") == "C:\\feeds\\a.csv ÕÄ", "backslashes and letters stay")
     }
 }
+
+extension MappingWorldExportsTests {
+    /// Two exports concatenated: a header again mid-file, its columns in
+    /// another order, is read as the header of the rows after it; one that
+    /// lacks a mapped column rejects the rows after it, each with its line.
+    @Test func aHeaderAgainMidFileIsFollowed() throws {
+        let text = """
+            EAN-Code;Pharmacode;Bezeichnung ;Form ;Preis ;INVALID
+            4001638088015;1001;Arnica Salbe;Tube;16.55;0
+            Pharmacode;Preis;EAN-Code;Bezeichnung;Form;INVALID
+            1002;9.90;4001638088022;Calendula Essenz;Flasche;0
+            EAN-Code;Artikel;Preis
+            4001638088039;Schlehen Elixier;3.00
+            4001638088046;Old Stock;4.00
+
+            """
+        let (output, _) = try parse(Self.mapping(), text)
+        #expect(output.failure == nil)
+        #expect(output.records.map { "\($0.aptcode) \($0.name ?? "") \($0.priceCents) \($0.gtin ?? "")" } == [
+            "1001 Arnica Salbe 1655 04001638088015", "1002 Calendula Essenz 990 04001638088022",
+        ])
+        let fault = "read by the header at line 5, which has no column 'Pharmacode' for aptcode; its columns are 'EAN-Code', 'Artikel', 'Preis'"
+        #expect(output.rejects.map { "\($0.line) \($0.reason.rawValue) \($0.message)" } == ["6 bad_header \(fault)", "7 bad_header \(fault)"])
+        #expect(output.read == 4)
+    }
+}

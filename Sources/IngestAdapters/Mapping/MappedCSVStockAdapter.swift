@@ -87,6 +87,10 @@ public struct MappedCSVStockAdapter: ChainFeedAdapter {
         if !hasHeader { resolve { Int($0).map { $0 - 1 } } }
         var headerCount: Int?
         var headerFailure: FeedFailure?
+        /// The first header's names, to tell a header row again mid-file.
+        var firstHeader = Set<String>()
+        /// Why the rows after a header row mid-file cannot be read (it lacks a mapped column).
+        var laterHeaderFault: String?
         var result = output
         let lanes = router.flatMap { $0.lanes > 1 ? Self.lanes(for: $0, mapping: mapping, fileName: file.name) : nil }
         /// The current row (`records.fields`) read, or rejected whole: on its pharmacy's lane when there are lanes.
@@ -101,25 +105,47 @@ public struct MappedCSVStockAdapter: ChainFeedAdapter {
         }
         do {
             try DelimitedFileReader(delimiter: delimiter, quote: quote, encoding: mapping.encoding).read(file) { row in
-                if hasHeader, headerCount == nil {
+                /// Reads `row` as the header the rows after it follow; the
+                /// mapped column it lacks, with the header's columns, if any.
+                func adoptHeader() throws -> (missing: (column: String, field: String), columns: String)? {
                     var columnIndex: [String: Int] = [:]
+                    columnName = [:]
                     for index in 0..<row.count {
                         guard let name = decode(row.field(index))?.trimmed else {
                             throw FeedFailure(reason: .badEncoding, message: "header column \(index + 1) is not \(mapping.encoding) text", line: row.line)
                         }
-                        columnIndex[name] = index
+                        if columnIndex[name] == nil { columnIndex[name] = index }
                         columnName[index] = name
                     }
                     resolve { columnIndex[$0] }
                     headerCount = row.count
                     let wanted = fields.flatMap { field in names(of: field).map { ($0, field.rawValue) } }
                         + mapping.skipWhen.map { ($0.column, "the filter") }
-                    if let missing = wanted.sorted(by: { $0.1 < $1.1 }).first(where: { columnIndex[$0.0] == nil }) {
+                    guard let missing = wanted.sorted(by: { $0.1 < $1.1 }).first(where: { columnIndex[$0.0] == nil }) else { return nil }
+                    return (missing, (0..<row.count).compactMap { columnName[$0] }.map { "'\($0)'" }.joined(separator: ", "))
+                }
+                if hasHeader, headerCount == nil {
+                    if let fault = try adoptHeader() {
                         // Keep reading: every row is counted and rejected with the header's fault.
-                        let names = (0..<row.count).compactMap { columnName[$0] }.map { "'\($0)'" }.joined(separator: ", ")
-                        headerFailure = FeedFailure(reason: .badHeader, message: "the header has no column '\(missing.0)' for \(missing.1) (renamed?); its columns are \(names); the feed is not loaded", line: row.line)
+                        headerFailure = FeedFailure(reason: .badHeader, message: "the header has no column '\(fault.missing.column)' for \(fault.missing.field) (renamed?); its columns are \(fault.columns); the feed is not loaded", line: row.line)
                     }
+                    firstHeader = Set(columnName.values)
                     return
+                }
+                // A header again mid-file (two exports concatenated, columns
+                // in another order): the rows after it are read by it, or
+                // rejected when it lacks a mapped column. Only a row whose
+                // first cell is a name of the first header is looked at whole.
+                if hasHeader, headerFailure == nil, row.count > 1, let first = decode(row.field(0).trimmedASCII), firstHeader.contains(first) {
+                    let cells = (0..<row.count).compactMap { decode(row.field($0).trimmedASCII) }
+                    if cells.filter(firstHeader.contains).count * 2 >= row.count {
+                        if let fault = try adoptHeader() {
+                            laterHeaderFault = "read by the header at line \(row.line), which has no column '\(fault.missing.column)' for \(fault.missing.field); its columns are \(fault.columns)"
+                        } else {
+                            laterHeaderFault = nil
+                        }
+                        return
+                    }
                 }
                 if let headerFailure, stopAfterFirstRecord { throw headerFailure }
                 // Decode only the mapped fields, trimmed as bytes (ASCII padding
@@ -152,6 +178,10 @@ public struct MappedCSVStockAdapter: ChainFeedAdapter {
                 }
                 if let headerFailure {
                     deliver(line: row.line, reject: .init(reason: headerFailure.reason, message: headerFailure.message, field: nil))
+                    return
+                }
+                if let laterHeaderFault {
+                    deliver(line: row.line, reject: .init(reason: .badHeader, message: laterHeaderFault, field: "row"))
                     return
                 }
                 if let expected = headerCount, row.count != expected {

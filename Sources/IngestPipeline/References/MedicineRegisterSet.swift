@@ -13,7 +13,10 @@ struct MedicineRegisterSet: ReferenceSet {
             package_code TEXT PRIMARY KEY, name TEXT, form TEXT, strength TEXT, pack_size TEXT, atc TEXT,
             active_substance TEXT, leaflet_url TEXT, spc_url TEXT, prescription TEXT
         ) WITHOUT ROWID
-        """, about: TableAbout("Medicine register", "The national medicine register in force on the run's date (FEEDS.md §11).", columns: [
+        """, indexes: [
+            // `?q=eq` finds a package's equivalents by ATC code as the register writes it, trimmed and in any case (READ_API.md).
+            "CREATE INDEX medicine_register_by_atc ON medicine_register(lower(trim(atc)))",
+        ], about: TableAbout("Medicine register", "The national medicine register in force on the run's date (FEEDS.md §11).", columns: [
             ("package_code", "Package code"), ("name", "Name"), ("form", "Pharmaceutical form"), ("strength", "Strength"),
             ("pack_size", "Pack size"), ("atc", "ATC code"), ("active_substance", "Active substance"),
             ("leaflet_url", "Package leaflet"), ("spc_url", "Summary of product characteristics"),
