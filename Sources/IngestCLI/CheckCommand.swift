@@ -27,15 +27,25 @@ struct CheckCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("The run's time, as for the import (exports dated over a day later are rejected).", valueName: "time"))
     var asOf: AsOfTime?
 
+    @Option(name: .long, help: ArgumentHelp("Check this mapping file alone (exit 78 when it is invalid), and each FILE's header against it.",
+                                            valueName: "file"))
+    var mapping: String?
+
     @Argument(help: "Feed files to check.")
-    var files: [String]
+    var files: [String] = []
 
     func validate() throws {
-        if files.isEmpty { throw ValidationError("name at least one file") }
+        if files.isEmpty, mapping == nil { throw ValidationError("name at least one file, or --mapping") }
         guard (0...100).contains(maxRejectRate ?? 5) else { throw ValidationError("--max-reject-rate is a percentage from 0 to 100") }
     }
 
     func run() throws {
+        if let mapping {
+            let (lines, status) = MappingCheck(path: mapping, feeds: files).run()
+            for line in lines { if status == .configuration { printError(line) } else { print(line) } }
+            if status != .success { throw status.exitCode }
+            return
+        }
         let catalog = try mappingsOptions.loadCatalog()
         let rules: PatientPriceRules?
         do { rules = try PatientPriceRulesLoader.load(directory: mappingsOptions.mappings) } catch {

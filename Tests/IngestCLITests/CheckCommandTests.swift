@@ -84,26 +84,7 @@ import Testing
         }
         let feed = temporary.write("list_1.csv", text: rows.joined(separator: "\n") + "\nX1;Clear;\u{1B}[2J9.99;active\n")
         func mapping(_ limits: String) -> String {
-            """
-            [match]
-            filename = "list_*.csv"
-            [format]
-            delimiter = ";"
-            [prices]
-            currency = "EUR"
-            includes_vat = true
-            [pharmacy]
-            id = "L1"
-            [export]
-            date = "2026-06-11"
-            [filter]
-            skip_when = [{ column = "status", equals = "withdrawn" }]
-            \(limits)
-            [columns]
-            aptcode = "code"
-            name = "name"
-            price = "price"
-            """
+            Self.listMapping("[filter]\nskip_when = [{ column = \"status\", equals = \"withdrawn\" }]\n\(limits)")
         }
         func outcome(_ limits: String, _ extra: [String] = []) throws -> String {
             let mappings = "\(temporary.path)/m\(limits.count)"
@@ -122,5 +103,48 @@ import Testing
         // A clear-screen code in a price reaches the terminal escaped.
         let shown = try CommandRunner.ingest(["check", "--mappings", "\(temporary.path)/m0", feed]).stdout
         #expect(!shown.contains("\u{1B}") && shown.contains("price: price '\\u{1B}[2J9.99' is not a decimal number"))
+    }
+
+    /// `ingest check --mapping FILE [FEED…]`: the mapping alone (78 with the
+    /// error), then each feed's header against it (4 when it cannot be read by it).
+    @Test func aMappingIsCheckedBeforeAnyRun() throws {
+        let temporary = TemporaryDirectory()
+        let feed = temporary.write("list_1.csv", text: "code;name;price\nC1;One;1.00\n")
+        func mapping(_ name: String, encoding: String = "UTF-8", column: String = "name") -> String {
+            temporary.write("\(name).mapping.toml", text: Self.listMapping(encoding: encoding, name: column))
+        }
+        let good = try CommandRunner.ingest(["check", "--mapping", mapping("list"), feed])
+        #expect(good.status == 0 && good.stderr.isEmpty)
+        #expect(good.stdout == "list.mapping.toml: valid, adapter mapping:list\nlist_1.csv: the header matches; pharmacy L1, exported 2026-06-11T00:00:00+03:00\n")
+        let renamed = try CommandRunner.ingest(["check", "--mapping", mapping("renamed", column: "nimi"), feed])
+        #expect(renamed.status == 4)
+        #expect(renamed.stdout == "renamed.mapping.toml: valid, adapter mapping:renamed\nlist_1.csv: bad_header: the header has no column 'nimi' for name "
+            + "(renamed?); its columns are 'code', 'name', 'price'; the feed is not loaded\n")
+        let empty = try CommandRunner.ingest(["check", "--mapping", mapping("empty", encoding: "")])
+        #expect(empty.status == 78 && empty.stdout.isEmpty)
+        #expect(empty.stderr == "ingest: mapping error: empty.mapping.toml: [format.encoding]: '' is not a charset iconv knows (UTF-8, windows-1252, iso-8859-13, utf-16, …)\n")
+    }
+
+    /// A mapping of `list_*.csv` (code;name;price), for one pharmacy and one date, with `sections` before `[columns]`.
+    static func listMapping(_ sections: String = "", encoding: String = "UTF-8", name: String = "name") -> String {
+        """
+        [match]
+        filename = "list_*.csv"
+        [format]
+        delimiter = ";"
+        encoding = "\(encoding)"
+        [prices]
+        currency = "EUR"
+        includes_vat = true
+        [pharmacy]
+        id = "L1"
+        [export]
+        date = "2026-06-11"
+        \(sections)
+        [columns]
+        aptcode = "code"
+        name = "\(name)"
+        price = "price"
+        """
     }
 }

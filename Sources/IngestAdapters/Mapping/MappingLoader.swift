@@ -294,7 +294,8 @@ public enum MappingLoader {
         /// `[format]`'s text settings: encoding, decimal separator, date pattern, time zone.
         private func textFormat() throws(MappingError) -> (encoding: String, decimal: UInt8, dateFormat: MappedDateFormat, zone: TimeZone) {
             let encodingName = try string("format", "encoding") ?? "UTF-8"
-            guard TextTranscoder.isUTF8(encodingName) || TextTranscoder.knows(encodingName) else {
+            // iconv takes "" for the locale's charset: a feed's meaning must not hang on the machine's locale.
+            guard !encodingName.trimmed.isEmpty, TextTranscoder.isUTF8(encodingName) || TextTranscoder.knows(encodingName) else {
                 throw fail("format.encoding", "'\(encodingName)' is not a charset iconv knows (UTF-8, windows-1252, iso-8859-13, utf-16, …)")
             }
             let encoding = encodingName
