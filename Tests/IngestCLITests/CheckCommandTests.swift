@@ -147,4 +147,52 @@ import Testing
         price = "price"
         """
     }
+
+    /// One pharmacy's rows in a chain file with different export dates: its
+    /// part is rejected `mixed_export_dates`, the other pharmacies load;
+    /// with `[export] date_per_row = true` the part takes its latest date.
+    @Test func mixedExportDatesInAChainFile() throws {
+        let temporary = TemporaryDirectory()
+        let feed = temporary.write("chain_1.csv", text: """
+            shop;code;name;price;date
+            A;C1;One;1.00;2025-11-20
+            B;C1;One;1.00;2025-11-20
+            A;C2;Two;2.00;2001-01-01
+            B;C2;Two;2.00;2025-11-20
+            A;C3;Three;3.00;2030-01-01
+
+            """)
+        func mapping(_ perRow: String) -> String {
+            temporary.write("m\(perRow.count)/chain.mapping.toml", text: """
+                [match]
+                filename = "chain_*.csv"
+                [format]
+                delimiter = ";"
+                [prices]
+                currency = "EUR"
+                includes_vat = true
+                [export]
+                \(perRow)
+                [columns]
+                pharmacy_id = "shop"
+                exported_at = "date"
+                aptcode = "code"
+                name = "name"
+                price = "price"
+                """)
+        }
+        func table(_ perRow: String) throws -> [String] {
+            let path = mapping(perRow)
+            let result = try CommandRunner.ingest(["check", "--mappings", (path as NSString).deletingLastPathComponent, "--as-of", "2030-01-02", feed])
+            return result.stdout.split(separator: "\n").filter { $0.hasPrefix("chain_1.csv") || $0.contains("mixed_export_dates at") }
+                .map { $0.split(separator: " ").joined(separator: " ") }
+        }
+        #expect(try table("") == [
+            "chain_1.csv A mapping:chain rejected (mixed_export_dates) 3 0 3",
+            "mixed_export_dates at line 4: rows of pharmacy A carry export dates 2025-11-20T00:00:00+02:00 (line 2) and 2001-01-01T00:00:00+02:00 "
+                + "(line 4): which is the export's is unknown ([export] date_per_row = true says each row has its own); the pharmacy's rows are not loaded",
+            "chain_1.csv B mapping:chain loaded 2 2 0",
+        ])
+        #expect(try table("date_per_row = true") == ["chain_1.csv A mapping:chain loaded 3 3 0", "chain_1.csv B mapping:chain loaded 2 2 0"])
+    }
 }

@@ -225,9 +225,9 @@ struct RealDataTests {
         let snapshot = try OpenSnapshot(path: "\(temporary.path)/snapshots/current", version: "real")
 
         // q=p from Tartu's town hall square: regions by name, every pharmacy once, nearest first.
-        let list = try #require(try JSONSerialization.jsonObject(with: ReadAPI.answer(
-            try ReadQuery(["q": "p", "latitude": "58.3804", "longitude": "26.7225"]), from: snapshot)) as? [String: [[String: Any]]])
-        let regions = try #require(list["regions"])
+        let answer = try #require(try JSONSerialization.jsonObject(with: ReadAPI.answer(
+            try ReadQuery(["q": "p", "latitude": "58.3804", "longitude": "26.7225"]), from: snapshot)) as? [String: Any])
+        let regions = try #require(answer["regions"] as? [[String: Any]])
         #expect(regions.map { $0["n"] as? String ?? "?" } == query.rows("SELECT DISTINCT region FROM pharmacies ORDER BY region").map { $0[0] ?? "" })
         let listed = regions.flatMap { $0["p"] as? [[String: String]] ?? [] }
         #expect(listed.map { $0["i"] ?? "" }.sorted() == query.rows("SELECT id FROM pharmacies ORDER BY id").map { $0[0] ?? "" })
@@ -277,7 +277,8 @@ struct RealDataTests {
         #expect(list.outcome == .loaded && list.read == 2_467)
         #expect(list.sha256 == (try FileDigest.sha256(path: RealData.path("bdpm/CIS_CIP_bdpm_subset.txt"))),
                 "the digest taken from the parse's own pass is the file's")
-        #expect(list.rejectsByReason == [.badPrice: noPrice + thousands])
+        // An empty price is missing (FEEDS.md §12: missing_price), a thousands separator is no decimal number.
+        #expect(list.rejectsByReason == [.missingPrice: noPrice, .badPrice: thousands])
         #expect(list.accepted == 2_467 - noPrice - thousands)
         #expect(list.message?.contains("stock not reported") == true)
         #expect(query.int("SELECT count(*) FROM offers WHERE pharmacy_id = 'FR-BDPM' AND quantity IS NULL") == list.accepted)
@@ -297,14 +298,14 @@ struct RealDataTests {
         let list = try feed(report, "Preparations.xml")
         #expect(list.outcome == .loaded && list.read == 31)
         #expect(list.sha256 == (try FileDigest.sha256(path: RealData.path("xml-swiss-sl/Preparations.xml"))))
-        #expect(list.accepted == 30 && list.rejectsByReason == [.badPrice: 1])
+        #expect(list.accepted == 30 && list.rejectsByReason == [.missingPrice: 1])
         #expect(list.exportedAt?.hasPrefix("2013-12-01") == true)
         #expect(query.rows("SELECT i.name, i.atc, i.gtin, o.price_cents, o.quantity FROM offers o JOIN items i USING (aptcode) WHERE aptcode = '14418'").first
                 == ["Varilrix", "J07BK01", "07680005850010", "6650", nil])
         #expect(query.value("SELECT producer FROM items WHERE aptcode = '14418'") == "GlaxoSmithKline AG")
         // Three packs have an empty <GTIN />; one of them (28200) has no public price and is rejected.
         #expect(query.int("SELECT count(*) FROM items WHERE aptcode IN (SELECT aptcode FROM offers WHERE pharmacy_id = 'CH-SL') AND gtin IS NULL") == 2)
-        #expect(report.rejects.first { $0.reason == .badPrice }?.key == "28200")
+        #expect(report.rejects.first { $0.reason == .missingPrice }?.key == "28200")
         #expect(query.int("SELECT count(DISTINCT name) FROM items WHERE aptcode IN (SELECT aptcode FROM offers WHERE pharmacy_id = 'CH-SL')") ?? 0 <= 23)
     }
 

@@ -25,6 +25,14 @@ public final class ChainPart: @unchecked Sendable {
     /// Whether a well-formed row has set the header (or its problem) yet: a
     /// malformed row (a field missing) says nothing about the export date.
     private(set) var headerSettled = false
+    /// The export date as the header's row wrote it, and that row's line:
+    /// a later row that writes another is compared as a date.
+    private var headerDateText: String?
+    private var headerLine = 0
+    /// Rows of this pharmacy carry different export dates (and the mapping
+    /// does not say the date is per row): which is the export's is unknown,
+    /// so the part is rejected whole with this.
+    private(set) var mixedDates: FeedFailure?
 
     init(pharmacyID: String, file: String, spillPath: String) {
         self.pharmacyID = pharmacyID
@@ -32,12 +40,31 @@ public final class ChainPart: @unchecked Sendable {
         spill = OfferSpill.Writer(path: spillPath)
     }
 
-    func settleHeader(_ header: Result<StockFeedHeader, FeedFailure>) {
+    func settleHeader(_ header: Result<StockFeedHeader, FeedFailure>, dateText: String? = nil, line: Int = 0) {
         headerSettled = true
+        (headerDateText, headerLine) = (dateText, line)
         switch header {
         case .success(let header): self.header = header
         case .failure(let problem): headerProblem = problem
         }
+    }
+
+    /// A later row's export date (`text`, read by `parse` only when it is
+    /// written otherwise than the header's). With `perRow` the part takes
+    /// the latest date of its rows (time only moves forward); without it, a
+    /// different date rejects the part `mixed_export_dates`.
+    func checkExportDate(_ text: String?, line: Int, perRow: Bool, parse: () -> Result<StockFeedHeader, FeedFailure>) {
+        guard let current = header, mixedDates == nil, text != headerDateText, case .success(let row) = parse(),
+              row.exportedAt.epochSeconds != current.exportedAt.epochSeconds else { return }
+        if perRow {
+            if row.exportedAt.epochSeconds > current.exportedAt.epochSeconds { header = row }
+            return
+        }
+        mixedDates = FeedFailure(
+            reason: .mixedExportDates,
+            message: "rows of pharmacy \(pharmacyID) carry export dates \(current.exportedAt.iso8601) (line \(headerLine)) and "
+                + "\(row.exportedAt.iso8601) (line \(line)): which is the export's is unknown ([export] date_per_row = true says "
+                + "each row has its own); the pharmacy's rows are not loaded", line: line)
     }
 
     public var spillPath: String { spill.path }
@@ -74,7 +101,12 @@ public final class ChainPart: @unchecked Sendable {
             }
         }
         output = result
-        output.failure = fileFailure ?? headerProblem
+        output.failure = fileFailure ?? headerProblem ?? mixedDates
         return header
     }
+}
+
+extension RejectReason {
+    /// One pharmacy's rows in a chain file with different export dates (FEEDS.md §12).
+    public static let mixedExportDates = RejectReason(rawValue: "mixed_export_dates")
 }

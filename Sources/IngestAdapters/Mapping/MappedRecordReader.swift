@@ -164,7 +164,11 @@ final class MappedRecordReader {
         applyMissingValues()
         let aptcode = (value(.aptcode) ?? "").uppercasedCode
         let part = router.part(id)
-        if !part.headerSettled { part.settleHeader(recordHeader(line: line)) }
+        if !part.headerSettled {
+            part.settleHeader(recordHeader(line: line), dateText: value(.exportedAt), line: line)
+        } else if case .column = mapping.exportedAt {
+            part.checkExportDate(value(.exportedAt), line: line, perRow: mapping.exportDatePerRow) { recordHeader(line: line) }
+        }
         if let reason = skipReason() {
             part.collected.reject(line: line, key: aptcode, reason: .filtered, message: reason)
             return

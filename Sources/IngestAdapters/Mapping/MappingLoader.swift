@@ -21,7 +21,7 @@ public enum MappingLoader {
         "limits": ["max_reject_rate"],
         "prices": ["currency", "currency_column", "includes_vat", "vat_rate", "vat_rate_column"],
         "pharmacy": ["id", "id_from_filename"],
-        "export": ["date_from_filename", "date"],
+        "export": ["date_from_filename", "date", "date_per_row"],
         "columns": Set(CanonicalField.allCases.map(\.rawValue)),
     ]
 
@@ -108,6 +108,10 @@ public enum MappingLoader {
             mapping.missingValues = try missingValues()
             mapping.skipWhen = try skipConditions()
             mapping.maxRejectRatePercent = try maxRejectRate()
+            mapping.exportDatePerRow = try bool("export", "date_per_row") ?? false
+            if mapping.exportDatePerRow, case .column = mapping.exportedAt {} else if mapping.exportDatePerRow {
+                throw fail("export.date_per_row", "applies to an exported_at column only")
+            }
             if case .delimited(_, _, false) = layout {
                 for condition in mapping.skipWhen where Int(condition.column) == nil {
                     throw fail("filter.skip_when", "a file without header needs column numbers, not '\(condition.column)'")

@@ -51,6 +51,10 @@ public struct StockFeedMapping: Sendable {
     /// This kind of file's own reject-rate limit (`[limits] max_reject_rate`),
     /// unless the command line gives one.
     public var maxRejectRatePercent: Int?
+    /// `[export] date_per_row = true`: each row of a chain file carries its
+    /// own export date, and a pharmacy's part takes its latest; else rows of
+    /// one pharmacy with different dates reject the part `mixed_export_dates`.
+    public var exportDatePerRow = false
 
     public var adapterName: String { "mapping:\(name)" }
 
