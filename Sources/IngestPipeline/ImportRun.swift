@@ -293,8 +293,15 @@ public final class ImportRun {
         let queue = OrderedWorkQueue<PharmacyFeedParser.Result>(count: tasks.count, window: options.parseThreads * 2, timeout: timeout) {
             PharmacyFeedParser.timedOut(tasks[$0], after: timeout)
         }
-        let parser = PharmacyFeedParser(check: { pricer.problem(for: $0) }, gates: options.gates, asOf: options.asOfTimestamp,
-                                        spillPrefix: stagingPath + ".")
+        // An unregistered id shaped like another column's value is a swapped column, not a new pharmacy.
+        let registry = reference.registry
+        let packageCodes = Set(reference[MedicineRegisterSet.self].packages.keys)
+        let parser = PharmacyFeedParser(check: { header in
+            if registry[header.pharmacyID] == nil, let problem = PharmacyIDShape.problem(header.pharmacyID, packageCodes: packageCodes) {
+                return problem
+            }
+            return pricer.problem(for: header)
+        }, gates: options.gates, asOf: options.asOfTimestamp, spillPrefix: stagingPath + ".")
         queue.start(threads: options.parseThreads) { index in parser.parse(tasks[index], index: index) }
         defer {
             queue.cancel()

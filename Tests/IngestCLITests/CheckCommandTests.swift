@@ -163,23 +163,7 @@ import Testing
 
             """)
         func mapping(_ perRow: String) -> String {
-            temporary.write("m\(perRow.count)/chain.mapping.toml", text: """
-                [match]
-                filename = "chain_*.csv"
-                [format]
-                delimiter = ";"
-                [prices]
-                currency = "EUR"
-                includes_vat = true
-                [export]
-                \(perRow)
-                [columns]
-                pharmacy_id = "shop"
-                exported_at = "date"
-                aptcode = "code"
-                name = "name"
-                price = "price"
-                """)
+            temporary.write("m\(perRow.count)/chain.mapping.toml", text: Self.chainMapping("[export]\n\(perRow)"))
         }
         func table(_ perRow: String) throws -> [String] {
             let path = mapping(perRow)
@@ -194,5 +178,49 @@ import Testing
             "chain_1.csv B mapping:chain loaded 2 2 0",
         ])
         #expect(try table("date_per_row = true") == ["chain_1.csv A mapping:chain loaded 3 3 0", "chain_1.csv B mapping:chain loaded 2 2 0"])
+    }
+
+    /// A chain file whose pharmacy column holds, on some rows, a price or a
+    /// GTIN (columns shifted): those parts are rejected `not_a_pharmacy_id`
+    /// in the run, never loaded as new pharmacies; the real one loads.
+    @Test func aPharmacyIDShapedLikeAPriceOrAGTINIsNoPharmacy() throws {
+        let temporary = TemporaryDirectory()
+        try FileManager.default.createDirectory(atPath: "\(temporary.path)/feeds", withIntermediateDirectories: true)
+        _ = temporary.write("feeds/chain_1.csv", text: """
+            shop;code;name;price;date
+            A;C1;One;1.00;2025-11-20
+            12.50;C1;One;1.00;2025-11-20
+            4740086000124;C2;Two;2.00;2025-11-20
+
+            """)
+        _ = temporary.write("m/chain.mapping.toml", text: Self.chainMapping())
+        let run = try CommandRunner.ingest(["--feeds", "\(temporary.path)/feeds", "--mappings", "\(temporary.path)/m", "--snapshots",
+                                            "\(temporary.path)/s", "--as-of", "2025-11-21", "--dry-run", "--verbose"])
+        let lines = run.stdout.split(separator: "\n").map { $0.split(separator: " ").joined(separator: " ") }
+        #expect(lines.contains("chain_1.csv 12.50 mapping:chain rejected (not_a_pharmacy_id) 1 0 1"), "\(run.stdout)")
+        #expect(lines.contains("chain_1.csv 4740086000124 mapping:chain rejected (not_a_pharmacy_id) 1 0 1"))
+        #expect(lines.contains("chain_1.csv A mapping:chain loaded 1 1 0"))
+        #expect(lines.contains("not_a_pharmacy_id at line 0: pharmacy id '12.50' is not in the registry and looks like a price: a column swapped or shifted, not a new pharmacy")
+                || run.stdout.contains("pharmacy id '12.50' is not in the registry and looks like a price"))
+    }
+
+    /// A chain file's mapping (shop;code;name;price;date), with `sections` before `[columns]`.
+    static func chainMapping(_ sections: String = "") -> String {
+        """
+        [match]
+        filename = "chain_*.csv"
+        [format]
+        delimiter = ";"
+        [prices]
+        currency = "EUR"
+        includes_vat = true
+        \(sections)
+        [columns]
+        pharmacy_id = "shop"
+        exported_at = "date"
+        aptcode = "code"
+        name = "name"
+        price = "price"
+        """
     }
 }
