@@ -83,8 +83,9 @@ struct SnapshotsCommand: ParsableCommand {
 
     struct List: ParsableCommand {
         static let exitCodes: [(ExitStatus, String)] = [(.success, "listed"), (.inputMissing, "there is no snapshots folder")] + ExitStatus.always
-        static let configuration = CommandConfiguration(abstract: "Every published version with its time and counts; * marks current.",
-                                                        discussion: ExitStatus.helpText(exitCodes))
+        static let configuration = CommandConfiguration(
+            abstract: "Every published version with its time, size and counts (pharmacies, stale ones, items, offers, rejects); * marks current.",
+            discussion: ExitStatus.helpText(exitCodes))
         @OptionGroup var location: Location
 
         func run() throws {
@@ -92,15 +93,29 @@ struct SnapshotsCommand: ParsableCommand {
             let directory = location.directory
             let current = directory.currentVersion()
             func pad(_ text: String, _ width: Int) -> String { text.padding(toLength: max(width, text.count), withPad: " ", startingAt: 0) }
-            func right(_ value: Int, _ width: Int) -> String { let text = String(value); return String(repeating: " ", count: max(0, width - text.count)) + text }
-            print("  " + pad("VERSION", 22) + pad("CREATED", 22) + "PHARMACIES     ITEMS      OFFERS  REJECTS")
+            func right(_ text: String, _ width: Int) -> String { String(repeating: " ", count: max(0, width - text.count)) + text }
+            print("  " + pad("VERSION", 22) + pad("CREATED", 22) + "     SIZE  PHARMACIES  STALE     ITEMS      OFFERS  REJECTS")
             for version in directory.versions() {
+                // A version without a readable manifest is still listed, its figures "?": `verify` says what is wrong with it.
                 let manifest = try? directory.readManifest(version)
                 let counts = manifest?.rowCounts ?? [:]
                 let rejects = manifest?.rejectCounts.values.reduce(0, +) ?? 0
-                let line = (version == current ? "* " : "  ") + pad(version, 22) + pad(manifest?.createdAt ?? "?", 22)
-                    + right(counts["pharmacies"] ?? 0, 10) + right(counts["items"] ?? 0, 10) + right(counts["offers"] ?? 0, 12) + right(rejects, 9)
+                let size = manifest.map { String(format: "%.1f MB", Double($0.snapshot.size) / 1_000_000) } ?? "?"
+                let line = (version == current ? "* " : "  ") + pad(version, 22) + pad(manifest?.createdAt ?? "?", 22) + right(size, 9)
+                    + right(String(counts["pharmacies"] ?? 0), 12) + right(Self.stale(in: directory.snapshotPath(version)), 7)
+                    + right(String(counts["items"] ?? 0), 10) + right(String(counts["offers"] ?? 0), 12) + right(String(rejects), 9)
                 print(line + (manifest?.forced == true ? "  forced" : ""))
+            }
+        }
+
+        /// The pharmacies the version serves from carried-over data, from its
+        /// own `pharmacies.stale`; "?" when the file cannot be read.
+        static func stale(in path: String) -> String {
+            do {
+                let database = try SQLiteDatabase(path: path, readOnly: true)
+                return String(try database.scalarInt("SELECT count(*) FROM pharmacies WHERE stale = 1") ?? 0)
+            } catch {
+                return "?"
             }
         }
     }

@@ -253,4 +253,37 @@ import Testing
         run.waitUntilExit()
         #expect(try CommandRunner.ingest(["snapshots", "prune", "--keep", "1", "--snapshots", snapshots]).status == 0)
     }
+
+    /// `snapshots list` shows each version's size and its stale pharmacies:
+    /// night 2 lacks one pharmacy's feed, so one is served carried over.
+    @Test func listShowsSizeAndStalePharmacies() throws {
+        let temporary = TemporaryDirectory()
+        let snapshots = "\(temporary.path)/s"
+        for (night, extra) in [("n1", [String]()), ("n2", ["--days-later", "1"])] {
+            let generated = try CommandRunner.ingest(["generate", "--out", "\(temporary.path)/\(night)", "--pharmacies", "3", "--items", "5",
+                                                      "--formats", "rax"] + extra)
+            #expect(generated.status == 0, "\(generated.stderr)")
+        }
+        let feeds = "\(temporary.path)/n2/feeds"
+        let dropped = try #require(try FileManager.default.contentsOfDirectory(atPath: feeds).sorted().first { $0.hasPrefix("rax_") })
+        try FileManager.default.removeItem(atPath: "\(feeds)/\(dropped)")
+        for (night, day) in [("n1", "2025-11-21"), ("n2", "2025-11-22")] {
+            let run = try CommandRunner.ingest(["--feeds", "\(temporary.path)/\(night)/feeds", "--mappings", "\(temporary.path)/\(night)/mappings",
+                                                "--snapshots", snapshots, "--as-of", day, "--quiet"])
+            #expect(run.status == 0, "\(run.stderr)")
+        }
+        let directory = SnapshotDirectory(path: snapshots)
+        let versions = directory.versions()
+        let lines = try versions.map { version -> String in
+            let manifest = try directory.readManifest(version)
+            let size = String(format: "%.1f MB", Double(manifest.snapshot.size) / 1_000_000)
+            let stale = version == versions.last ? 1 : 0
+            let rejects = manifest.rejectCounts.values.reduce(0, +)
+            return "\(version == versions.last ? "*" : "") \(version) \(manifest.createdAt) \(size) 3 \(stale) 5 15 \(rejects)"
+        }
+        let list = try CommandRunner.ingest(["snapshots", "list", "--snapshots", snapshots])
+        #expect(list.status == 0)
+        let shown = list.stdout.split(separator: "\n").map { $0.split(separator: " ").joined(separator: " ") }
+        #expect(shown == ["VERSION CREATED SIZE PHARMACIES STALE ITEMS OFFERS REJECTS"] + lines.map { $0.hasPrefix(" ") ? String($0.dropFirst()) : $0 })
+    }
 }
