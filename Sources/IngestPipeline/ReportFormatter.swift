@@ -75,6 +75,11 @@ public struct ReportFormatter {
     private func format(_ report: RunReport, title: String, publishing: Bool, elapsed: TimeInterval?) -> String {
         var lines: [String] = [title]
         if publishing { lines.append(verdict(report, elapsed: elapsed)) }
+        // What would change comes right after the verdict: the first thing an operator reads, and what cron mails first.
+        if let diff = report.diff {
+            lines += format(diff)
+            lines.append("")
+        }
         let shown = verbose ? report.feeds : report.feeds.filter(\.needsAttention)
         lines += feedTable(shown, of: report.feeds)
         lines += grouped("rejects by reason:", report.rejects) { reject in
@@ -115,7 +120,6 @@ public struct ReportFormatter {
             lines.append("removed what killed runs left:")
             lines += report.cleanedUp.map { "  \($0)" }
         }
-        if let diff = report.diff { lines += format(diff) }
         if !report.forcedGates.isEmpty {
             lines.append("")
             lines += report.forcedGates.map { "FORCED past \($0)" }

@@ -285,5 +285,14 @@ import Testing
         #expect(list.status == 0)
         let shown = list.stdout.split(separator: "\n").map { $0.split(separator: " ").joined(separator: " ") }
         #expect(shown == ["VERSION CREATED SIZE PHARMACIES STALE ITEMS OFFERS REJECTS"] + lines.map { $0.hasPrefix(" ") ? String($0.dropFirst()) : $0 })
+
+        // A dry run of night 1's feeds against night 2: what would change comes right after the verdict, before the feeds.
+        let dry = try CommandRunner.ingest(["--feeds", "\(temporary.path)/n1/feeds", "--mappings", "\(temporary.path)/n1/mappings",
+                                            "--snapshots", snapshots, "--as-of", "2025-11-22", "--dry-run", "--verbose"])
+        let report = dry.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        #expect(report.count > 4 && report[0] == "ingest dry run: nothing is published" && report[1].hasPrefix("DRY RUN"))
+        #expect(report[2] == "" && report[3] == "changes against \(versions[1]):", "\(dry.stdout)")
+        let table = try #require(report.firstIndex { $0.hasPrefix("FILE ") })
+        #expect(report[table - 1] == "" && report[4..<table].allSatisfy { $0.isEmpty || $0.hasPrefix("  ") })
     }
 }
