@@ -1,5 +1,5 @@
 /// What became of one file of the feeds folder; the manifest's `outcome`.
-public enum FeedOutcome: String, Sendable, Codable {
+public enum FeedOutcome: String, Sendable, Codable, CaseIterable {
     /// Its records are in the snapshot (those not rejected one by one).
     case loaded
     /// Rejected whole: nothing of it is in the snapshot.

@@ -19,7 +19,12 @@ public struct RunMetrics {
         self.report = report
     }
 
-    var succeeded: Bool { exitCode == 0 && (report?.dryRun == false) }
+    /// A run that published (a dry run publishes nothing: it moves no success time).
+    var published: Bool { exitCode == 0 && (report?.dryRun == false) }
+    /// A run that did what it was asked: published, found nothing new, or
+    /// (a dry run) judged the feeds, with or without changes to report
+    /// (`--detailed-exitcode`'s 2). A dry run is never counted a failure.
+    var succeeded: Bool { exitCode == 0 || (report?.dryRun == true && exitCode == 2) }
 
     public func text(previous: String?) -> String {
         var lines: [String] = []
@@ -29,10 +34,12 @@ public struct RunMetrics {
             for sample in samples { lines.append("\(name)\(sample.labels) \(sample.value)") }
         }
         let finished = String(Int64(finishedAt.timeIntervalSince1970))
-        let lastSuccess = succeeded ? finished : Self.value(of: "ingest_last_success_timestamp_seconds", in: previous) ?? "0"
+        let lastSuccess = published ? finished : Self.value(of: "ingest_last_success_timestamp_seconds", in: previous) ?? "0"
         metric("ingest_last_run_timestamp_seconds", "When the last run ended.", [("", finished)])
         metric("ingest_last_success_timestamp_seconds", "When a run last published a snapshot.", [("", lastSuccess)])
-        metric("ingest_last_run_success", "1 if the last run published a snapshot.", [("", succeeded ? "1" : "0")])
+        metric("ingest_last_run_success", "1 if the last run did what it was asked (a dry run counts when it judged the feeds).",
+               [("", succeeded ? "1" : "0")])
+        metric("ingest_last_run_dry_run", "1 if the last run was a dry run.", [("", report?.dryRun == true ? "1" : "0")])
         metric("ingest_last_run_exit_code", "Exit code of the last run.", [("", String(exitCode))])
         metric("ingest_run_duration_seconds", "Wall time of the last run.",
                [("", String(format: "%.3f", finishedAt.timeIntervalSince(startedAt)))])
@@ -41,9 +48,12 @@ public struct RunMetrics {
                    report.rowCounts.sorted { $0.key < $1.key }.map { ("{table=\"\($0.key)\"}", String($0.value)) })
             metric("ingest_rejects", "Records rejected by the last run, by reason.",
                    report.rejectCounts.sorted { $0.key < $1.key }.map { ("{reason=\"\($0.key.rawValue)\"}", String($0.value)) })
+            // Every outcome, 0 where none: a series that comes and goes breaks rate() and alerts.
+            let outcomes = Dictionary(grouping: report.feeds, by: \.outcome)
             metric("ingest_feeds", "Input files of the last run, by outcome.",
-                   Dictionary(grouping: report.feeds, by: \.outcome.rawValue).sorted { $0.key < $1.key }
-                       .map { ("{outcome=\"\($0.key)\"}", String($0.value.count)) })
+                   FeedOutcome.allCases.map(\.rawValue).sorted().map { name in
+                       ("{outcome=\"\(name)\"}", String(outcomes[FeedOutcome(rawValue: name)!]?.count ?? 0))
+                   })
             var gates: [String: Int] = ["offers": 0, "pharmacies": 0, "empty_result": 0]
             if case .gates(let failures) = report.blocked { for failure in failures { gates[failure.gate] = 1 } }
             if case .emptyResult = report.blocked { gates["empty_result"] = 1 }

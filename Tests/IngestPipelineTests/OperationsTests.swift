@@ -255,5 +255,16 @@ import Testing
         let first = RunMetrics(startedAt: start, finishedAt: start, exitCode: 0, report: report).text(previous: nil)
         #expect(first.contains("ingest_rejects{reason=\"bad_price\"} 1"))
         #expect(first.contains("ingest_rows{table=\"offers\"} 5"))
+        #expect(first.contains("ingest_feeds{outcome=\"unrecognised\"} 0\n"), "every outcome, 0 where none")
+
+        // A dry run is no failure and moves no success time; with --detailed-exitcode, 2 is a dry run's success too.
+        var dry = RunReport(dryRun: true)
+        dry.rowCounts = ["offers": 5]
+        for code: Int32 in [0, 2] {
+            let text = RunMetrics(startedAt: start.addingTimeInterval(200), finishedAt: start.addingTimeInterval(201), exitCode: code, report: dry)
+                .text(previous: try String(contentsOfFile: path, encoding: .utf8))
+            #expect(text.contains("ingest_last_run_success 1\n") && text.contains("ingest_last_run_dry_run 1\n"))
+            #expect(text.contains("ingest_last_success_timestamp_seconds 1800000002\n"))
+        }
     }
 }
