@@ -7,8 +7,12 @@ struct AdaptersCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "adapters",
         abstract: "List every adapter and mapping with what it recognises.",
-        discussion: ExitStatus.helpText
+        discussion: ExitStatus.helpText(exitCodes)
     )
+    static let exitCodes: [(ExitStatus, String)] = [
+        (.success, "listed"),
+        (.configuration, "a mapping is invalid (the file and key are named)"),
+    ] + ExitStatus.always
 
     @OptionGroup var mappingsOptions: MappingsOptions
 

@@ -13,8 +13,14 @@ struct CheckCommand: ParsableCommand {
         commandName: "check",
         abstract: "Judge feed files as the import would (outcome, counts, rejects); nothing is written.",
         discussion: "Exits \(ExitStatus.fileRejected.rawValue) when any file would be rejected whole, is unrecognised or cannot be read.\n\n"
-            + ExitStatus.helpText
+            + ExitStatus.helpText(exitCodes)
     )
+    static let exitCodes: [(ExitStatus, String)] = [
+        (.success, "every file would load (with --mapping: the mapping is valid and every header matches)"),
+        (.fileRejected, "a file would be rejected whole, is unrecognised, missing or unreadable (with --mapping: a header does not match)"),
+        (.ioError, "an I/O error such as a full disk"),
+        (.configuration, "a mapping (or the --mapping file, also when missing) or the rule file is invalid"),
+    ] + ExitStatus.always
 
     @OptionGroup var mappingsOptions: MappingsOptions
 

@@ -102,8 +102,12 @@ struct GenerateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "generate",
         abstract: "Write a deterministic feeds folder (OUT/feeds), its mappings (OUT/mappings) and OUT/ground-truth.json.",
-        discussion: ExitStatus.helpText
+        discussion: ExitStatus.helpText(exitCodes)
     )
+    static let exitCodes: [(ExitStatus, String)] = [
+        (.success, "written"), (.cannotWrite, "OUT cannot be written; nothing is left behind"), (.ioError, "the disk filled up"),
+        (.configuration, "no patient price rules to copy (--rules-from)"),
+    ] + ExitStatus.always
 
     @Option(name: .long, help: "Folder to create the feeds, mappings and ground truth in.")
     var out: String

@@ -10,8 +10,13 @@ struct TestDatabaseCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "testdb",
         abstract: "Generate feeds into a temporary folder, import them, and copy the snapshot to FILE.",
-        discussion: ExitStatus.helpText
+        discussion: ExitStatus.helpText(exitCodes)
     )
+    static let exitCodes: [(ExitStatus, String)] = [
+        (.success, "the snapshot was written"), (.emptyResult, "no stock feed loaded any offer"),
+        (.integrityFailure, "the built snapshot failed its check"), (.cannotWrite, "FILE or the temporary folder cannot be written"),
+        (.ioError, "an I/O error such as a full disk"), (.configuration, "the generated mappings or rules are invalid"),
+    ] + ExitStatus.always
 
     @Option(name: .long, help: "Where to write the snapshot (an SQLite file).")
     var out: String
