@@ -34,7 +34,7 @@ public struct AdapterCatalog: Sendable {
     public static func mappedAdapters(_ mappings: [StockFeedMapping]) -> [any StockFeedAdapter] {
         mappings.map { mapping in
             switch mapping.layout {
-            case .delimited: return MappedCSVStockAdapter(mapping: mapping)
+            case .delimited, .fixedWidth: return MappedCSVStockAdapter(mapping: mapping)
             case .xml: return MappedXMLStockAdapter(mapping: mapping)
             }
         }

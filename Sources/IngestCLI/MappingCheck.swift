@@ -16,7 +16,7 @@ struct MappingCheck {
             return (["ingest: mapping error: \(error)"], .configuration)
         }
         let adapter: any StockFeedAdapter = switch mapping.layout {
-        case .delimited: MappedCSVStockAdapter(mapping: mapping)
+        case .delimited, .fixedWidth: MappedCSVStockAdapter(mapping: mapping)
         case .xml: MappedXMLStockAdapter(mapping: mapping)
         }
         var lines = ["\(mapping.file): valid, adapter \(mapping.adapterName)"]

@@ -1,8 +1,9 @@
 import Foundation
 import IngestCore
 
-/// A delimited stock feed read through a mapping (FEEDS.md §3): libcsv does
-/// the RFC 4180 work, the mapping says which column is which.
+/// A delimited or fixed-width stock feed read through a mapping (FEEDS.md §3,
+/// §12): libcsv does the RFC 4180 work (for fixed-width files, the encodings,
+/// line ends and line numbers), the mapping says which column is which.
 public struct MappedCSVStockAdapter: ChainFeedAdapter {
     public let mapping: StockFeedMapping
     public var name: String { mapping.adapterName }
@@ -11,6 +12,9 @@ public struct MappedCSVStockAdapter: ChainFeedAdapter {
         var rules: [String] = []
         if let glob = mapping.fileNameGlob { rules.append("file name \(glob)") }
         if !mapping.requiredColumns.isEmpty { rules.append("header columns \(mapping.requiredColumns.joined(separator: ", "))") }
+        if case .fixedWidth = mapping.layout {
+            return "Fixed-width stock feed by \(mapping.file) (FEEDS.md §12); recognised by \(rules.joined(separator: " and "))"
+        }
         return "Delimited stock feed by \(mapping.file) (FEEDS.md §3); recognised by \(rules.joined(separator: " and "))"
     }
 
@@ -19,14 +23,29 @@ public struct MappedCSVStockAdapter: ChainFeedAdapter {
     }
 
     private var settings: (delimiter: UInt8, quote: UInt8, hasHeader: Bool) {
-        guard case .delimited(let delimiter, let quote, let hasHeader) = mapping.layout else { fatalError("not a delimited mapping") }
-        return (delimiter, quote, hasHeader)
+        switch mapping.layout {
+        case .delimited(let delimiter, let quote, let hasHeader): return (delimiter, quote, hasHeader)
+        case .fixedWidth: return (0xFE, 0xFF, false)
+        case .xml: fatalError("not a delimited mapping")
+        }
+    }
+
+    /// The lines a fixed-width file skips first; nil for a delimited file.
+    private var fixedHeaderLines: Int? {
+        if case .fixedWidth(let lines) = mapping.layout { return lines }
+        return nil
+    }
+
+    private func fileReader() -> DelimitedFileReader {
+        if fixedHeaderLines != nil { return DelimitedFileReader(wholeLinesIn: mapping.encoding) }
+        let (delimiter, quote, _) = settings
+        return DelimitedFileReader(delimiter: delimiter, quote: quote, encoding: mapping.encoding)
     }
 
     public func recognises(_ file: FeedFile) -> Bool {
         if let glob = mapping.fileNameGlob, fnmatch(glob, file.name, 0) != 0 { return false }
         guard !mapping.requiredColumns.isEmpty else { return true }
-        let reader = DelimitedFileReader(delimiter: settings.delimiter, quote: settings.quote, encoding: mapping.encoding)
+        let reader = fileReader()
         guard let header = reader.firstRow(of: file.sample[...]) else { return false }
         let names = Set(header.compactMap { decode($0)?.trimmed })
         return mapping.requiredColumns.allSatisfy(names.contains)
@@ -72,7 +91,7 @@ public struct MappedCSVStockAdapter: ChainFeedAdapter {
     private func read(_ file: FeedFile, into output: inout FeedOutput<StockOffer>, stopAfterFirstRecord: Bool,
                       router: ChainRouter? = nil) -> MappedRecordReader? {
         let records = MappedRecordReader(mapping: mapping, fileName: file.name, router: router)
-        let (delimiter, quote, hasHeader) = settings
+        let hasHeader = settings.hasHeader
         let fields = CanonicalField.allCases
         // Column indexes of each canonical field (several when joined) and of
         // each filter condition, resolved once per file.
@@ -84,7 +103,16 @@ public struct MappedCSVStockAdapter: ChainFeedAdapter {
             for (position, field) in fields.enumerated() { fieldColumns[position] = names(of: field).compactMap(index) }
             for (position, condition) in mapping.skipWhen.enumerated() { conditionColumn[position] = index(condition.column) }
         }
-        if !hasHeader { resolve { Int($0).map { $0 - 1 } } }
+        // A fixed-width line is cut into the mapping's ranges, one cell each, in this order.
+        let fixedRanges = fixedHeaderLines == nil ? [] : mapping.readColumns.compactMap(FixedWidthRange.init(key:)).sorted { ($0.first, $0.last) < ($1.first, $1.last) }
+        var fixedCells = [String?](repeating: nil, count: fixedRanges.count)
+        if let _ = fixedHeaderLines {
+            let index = Dictionary(uniqueKeysWithValues: fixedRanges.enumerated().map { ($1.key, $0) })
+            resolve { index[$0] }
+            for (position, range) in fixedRanges.enumerated() { columnName[position] = "characters \(range.first)-\(range.last)" }
+        } else if !hasHeader {
+            resolve { Int($0).map { $0 - 1 } }
+        }
         var headerCount: Int?
         var headerFailure: FeedFailure?
         /// The first header's names, to tell a header row again mid-file.
@@ -104,7 +132,7 @@ public struct MappedCSVStockAdapter: ChainFeedAdapter {
             }
         }
         do {
-            try DelimitedFileReader(delimiter: delimiter, quote: quote, encoding: mapping.encoding).read(file) { row in
+            try fileReader().read(file) { row in
                 /// Reads `row` as the header the rows after it follow; the
                 /// mapped column it lacks, with the header's columns, if any.
                 func adoptHeader() throws -> (missing: (column: String, field: String), columns: String)? {
@@ -148,12 +176,24 @@ public struct MappedCSVStockAdapter: ChainFeedAdapter {
                     }
                 }
                 if let headerFailure, stopAfterFirstRecord { throw headerFailure }
+                var undecodable: String?
+                if let skip = fixedHeaderLines {
+                    if row.line <= skip { return }
+                    // One field unless bytes that are not UTF-8 split it (0xFE, 0xFF).
+                    if row.count == 1, let line = decode(row.field(0)) {
+                        let scalars = Array(line.unicodeScalars)
+                        for position in fixedRanges.indices { fixedCells[position] = fixedRanges[position].text(in: scalars) }
+                    } else {
+                        for position in fixedCells.indices { fixedCells[position] = nil }
+                        undecodable = "line"
+                    }
+                }
                 // Decode only the mapped fields, trimmed as bytes (ASCII padding
                 // never changes how the rest decodes). A field that does not
                 // decode is left empty, so the rest (the key, the pharmacy)
                 // still names the row in its reject.
-                var undecodable: String?
                 func text(_ column: Int) -> String? {
+                    if fixedHeaderLines != nil { return fixedCells[column] }
                     guard column < row.count else { return nil }
                     guard let text = decode(row.field(column).trimmedASCII) else {
                         if undecodable == nil { undecodable = columnName[column] ?? "column \(column + 1)" }

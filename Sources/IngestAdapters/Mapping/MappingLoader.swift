@@ -158,8 +158,11 @@ public enum MappingLoader {
                     throw fail(key, "unknown key \(inner) in a condition (column or path, with equals, not_equals or matches)")
                 }
                 let columns = ["column", "path"].compactMap { table[$0] }
-                guard columns.count == 1, let column = columns[0].string.map(\.trimmed) ?? columns[0].int.map(String.init), !column.isEmpty else {
-                    throw fail(key, "each condition names one column (or path)")
+                let fixed = try string("format", "type") == "fixed"
+                guard columns.count == 1,
+                      let column = fixed ? range(columns[0]) : columns[0].string.map(\.trimmed) ?? columns[0].int.map(String.init),
+                      !column.isEmpty else {
+                    throw fail(key, fixed ? "each condition names one character range, column = [first, last]" : "each condition names one column (or path)")
                 }
                 let tests = ["equals", "not_equals", "matches"].compactMap { name in table[name].map { (name, $0) } }
                 guard tests.count == 1, let operand = tests[0].1.string else {
@@ -210,6 +213,7 @@ public enum MappingLoader {
         func columnLists() throws(MappingError) -> [CanonicalField: [String]] {
             guard let columnTable = try section("columns") else { throw fail("columns", "missing: map at least aptcode, name and price (and quantity, unless the feed is a price list)") }
             var columns: [CanonicalField: [String]] = [:]
+            if try string("format", "type") == "fixed" { return try rangeLists(columnTable) }
             /// Names as the file writes them (FEEDS.md §12): `"Bezeichnung "` and
             /// `Bezeichnung` both name the header cell `Bezeichnung `, trimmed on both sides.
             func column(_ value: TOMLValueConvertible) -> String? {
@@ -233,6 +237,37 @@ public enum MappingLoader {
                 } else {
                     throw fail("columns.\(key)", "must be a column name (at most \(MappingLoader.longestName) bytes), a 1-based column number, an XML path, or a list of them")
                 }
+            }
+            for field in CanonicalField.required where columns[field] == nil {
+                throw fail("columns.\(field.rawValue)", "missing: every stock record needs \(field.rawValue)")
+            }
+            return columns
+        }
+
+        /// A range `[first, last]` (fixed-width files) as its column key, or nil.
+        func range(_ value: TOMLValueConvertible) -> String? {
+            guard let pair = value.array, pair.count == 2, let first = pair[0].int, let last = pair[1].int else { return nil }
+            return FixedWidthRange(first: first, last: last)?.key
+        }
+
+        /// `[columns]` of a fixed-width file: each field a range `[1, 7]`, or a list of ranges joined.
+        private func rangeLists(_ columnTable: TOMLTable) throws(MappingError) -> [CanonicalField: [String]] {
+            var columns: [CanonicalField: [String]] = [:]
+            for key in columnTable.keys {
+                guard let value = columnTable[key] else { continue }
+                if let single = range(value) {
+                    columns[CanonicalField(rawValue: key)!] = [single]
+                    continue
+                }
+                var keys: [String] = []
+                for element in value.array ?? [] {
+                    guard let part = range(element) else { keys = []; break }
+                    keys.append(part)
+                }
+                guard !keys.isEmpty else {
+                    throw fail("columns.\(key)", "must be a character range [first, last] (1-based, inclusive, first ≤ last) or a list of them, not \(value)")
+                }
+                columns[CanonicalField(rawValue: key)!] = keys
             }
             for field in CanonicalField.required where columns[field] == nil {
                 throw fail("columns.\(field.rawValue)", "missing: every stock record needs \(field.rawValue)")
@@ -269,6 +304,22 @@ public enum MappingLoader {
                 } else {
                     requiredColumns = []
                 }
+            case "fixed":
+                let headerLines: Int
+                switch try section("format")?["header"] {
+                case nil: headerLines = 0
+                case let value?:
+                    guard let count = value.int, count >= 0 else { throw fail("format.header", "in a fixed-width file, the number of lines to skip (0 or more)") }
+                    headerLines = count
+                }
+                for key in ["delimiter", "quote"] where try section("format")?[key] != nil {
+                    throw fail("format.\(key)", "applies to delimited files only")
+                }
+                layout = .fixedWidth(headerLines: headerLines)
+                requiredColumns = []
+                if try section("match")?["required_columns"] != nil {
+                    throw fail("match.required_columns", "applies to files with a header row only")
+                }
             case "xml":
                 guard let record = try string("format", "record_element"), !record.isEmpty else {
                     throw fail("format.record_element", "missing: an XML mapping names its repeating record element")
@@ -279,7 +330,7 @@ public enum MappingLoader {
                     throw fail("match.required_columns", "applies to delimited files only")
                 }
             default:
-                throw fail("format.type", "must be \"csv\" or \"xml\", not '\(type)'")
+                throw fail("format.type", "must be \"csv\", \"fixed\" or \"xml\", not '\(type)'")
             }
             return (layout, requiredColumns)
         }
@@ -288,7 +339,9 @@ public enum MappingLoader {
         private func fileNameGlob(layout: StockFeedMapping.Layout, requiredColumns: [String]) throws(MappingError) -> String? {
             let glob = try string("match", "filename")
             if glob == nil, requiredColumns.isEmpty {
-                if case .xml = layout {} else {
+                if case .xml = layout {} else if case .fixedWidth = layout {
+                    throw fail("match.filename", "missing: a fixed-width file is recognised by its name only")
+                } else {
                     throw fail("match", "needs filename and/or required_columns, or it would claim every file")
                 }
             }

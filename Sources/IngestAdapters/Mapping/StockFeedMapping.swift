@@ -7,6 +7,9 @@ public struct StockFeedMapping: Sendable {
     public enum Layout: Sendable {
         /// Delimited text read by libcsv.
         case delimited(delimiter: UInt8, quote: UInt8, hasHeader: Bool)
+        /// Fixed-width lines read by the same machinery, after `headerLines`
+        /// lines; every column is a `FixedWidthRange` key.
+        case fixedWidth(headerLines: Int)
         /// XML: one record per `recordElement` (local name, optionally in a namespace).
         case xml(recordElement: String, namespace: String?)
     }

@@ -31,12 +31,26 @@ public final class DelimitedFileReader {
     /// (and UTF-16 with a byte order mark, whatever is named) is turned into
     /// UTF-8 before libcsv sees it, so rows always hold UTF-8.
     public let encoding: String?
+    /// Each line is one field, spaces and all (fixed-width files, FEEDS.md
+    /// §12): the same encodings, line ends and line numbers as CSV.
+    public let wholeLines: Bool
     static let firstChunkSize = 16 * 1024
 
     public init(delimiter: UInt8 = UInt8(ascii: ","), quote: UInt8 = UInt8(ascii: "\""), encoding: String? = nil) {
         self.delimiter = delimiter
         self.quote = quote
         self.encoding = encoding.flatMap { TextTranscoder.isUTF8($0) ? nil : $0 }
+        self.wholeLines = false
+    }
+
+    /// A reader that hands over each line whole, as one field. Rows are UTF-8,
+    /// where 0xFE and 0xFF never occur: they serve as delimiter and quote, so
+    /// a line splits only where its bytes are not UTF-8 (the caller rejects it).
+    public init(wholeLinesIn encoding: String?) {
+        self.delimiter = 0xFE
+        self.quote = 0xFF
+        self.encoding = encoding.flatMap { TextTranscoder.isUTF8($0) ? nil : $0 }
+        self.wholeLines = true
     }
 
     /// State the C callbacks reach through libcsv's context pointer.
@@ -205,6 +219,8 @@ public final class DelimitedFileReader {
         ingest_csv_install_bounded_realloc(&parser)
         csv_set_delim(&parser, delimiter)
         csv_set_quote(&parser, quote)
+        // libcsv drops spaces and tabs around unquoted fields; in a fixed-width line they are positions.
+        if wholeLines { csv_set_space_func(&parser) { _ in 0 } }
 
         let context = Context(onRow: onRow)
         let pointer = Unmanaged.passUnretained(context).toOpaque()
