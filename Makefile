@@ -3,7 +3,7 @@ SWIFT    ?= swift
 INGEST   := .build/release/ingest
 SNAPSHOTS ?= var/snapshots
 # Debian packages the build and the run need; installed only when missing.
-PACKAGES := libsqlite3-dev libxml2-dev libcsv-dev pkg-config tzdata sqlite3 time python3 python3-venv
+PACKAGES := libsqlite3-dev libxml2-dev libcsv-dev libyajl-dev pkg-config tzdata sqlite3 time python3 python3-venv
 SUDO     := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
 
 .PHONY: setup build run dry-run test test-tools realdata nights clean bench-memory testdb bench bench-compare bench-parsers bench-serve serve fuzz-build fuzz fuzz-smoke soak report-demo

@@ -51,6 +51,10 @@ let package = Package(
             name: "CCSV",
             providers: [.apt(["libcsv-dev"])]
         ),
+        .systemLibrary(
+            name: "CYAJL",
+            providers: [.apt(["libyajl-dev"])]
+        ),
 
         // Domain values shared by every layer: money, codes, records, rejects.
         .target(
@@ -62,7 +66,7 @@ let package = Package(
         .target(
             name: "IngestAdapters",
             dependencies: [
-                "IngestCore", "CCSV", "CLibXML2",
+                "IngestCore", "CCSV", "CLibXML2", "CYAJL",
                 .product(name: "TOMLKit", package: "TOMLKit"),
             ],
             swiftSettings: hotPathSettings

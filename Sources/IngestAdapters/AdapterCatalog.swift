@@ -35,6 +35,7 @@ public struct AdapterCatalog: Sendable {
         mappings.map { mapping in
             switch mapping.layout {
             case .delimited, .fixedWidth: return MappedCSVStockAdapter(mapping: mapping)
+            case .json: return MappedJSONStockAdapter(mapping: mapping)
             case .xml: return MappedXMLStockAdapter(mapping: mapping)
             }
         }

@@ -17,6 +17,7 @@ struct MappingCheck {
         }
         let adapter: any StockFeedAdapter = switch mapping.layout {
         case .delimited, .fixedWidth: MappedCSVStockAdapter(mapping: mapping)
+        case .json: MappedJSONStockAdapter(mapping: mapping)
         case .xml: MappedXMLStockAdapter(mapping: mapping)
         }
         var lines = ["\(mapping.file): valid, adapter \(mapping.adapterName)"]

@@ -26,7 +26,7 @@ public struct MappedCSVStockAdapter: ChainFeedAdapter {
         switch mapping.layout {
         case .delimited(let delimiter, let quote, let hasHeader): return (delimiter, quote, hasHeader)
         case .fixedWidth: return (0xFE, 0xFF, false)
-        case .xml: fatalError("not a delimited mapping")
+        case .xml, .json: fatalError("not a delimited mapping")
         }
     }
 

@@ -15,7 +15,7 @@ public enum MappingLoader {
     static let sections: [String: Set<String>] = [
         "match": ["filename", "required_columns"],
         "format": ["type", "delimiter", "quote", "encoding", "header", "decimal_separator", "date_format", "timezone",
-                   "record_element", "namespace", "missing_values"],
+                   "record_element", "namespace", "missing_values", "record"],
         "missing_values": Set(CanonicalField.allCases.map(\.rawValue)),
         "filter": ["skip_when"],
         "limits": ["max_reject_rate"],
@@ -112,12 +112,28 @@ public enum MappingLoader {
             if mapping.exportDatePerRow, case .column = mapping.exportedAt {} else if mapping.exportDatePerRow {
                 throw fail("export.date_per_row", "applies to an exported_at column only")
             }
+            if case .json = layout {
+                for (field, parts) in lists.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+                    for part in parts where !Self.isPointer(part) {
+                        throw fail("columns.\(field.rawValue)", "must be a JSON Pointer from the record (\"/price\", \"/names/0\") or from the document's root (\"$/pharmacy\"), not '\(part)'")
+                    }
+                }
+                for condition in mapping.skipWhen where !Self.isPointer(condition.column) {
+                    throw fail("filter.skip_when", "a JSON filter names a JSON Pointer, not '\(condition.column)'")
+                }
+            }
             if case .delimited(_, _, false) = layout {
                 for condition in mapping.skipWhen where Int(condition.column) == nil {
                     throw fail("filter.skip_when", "a file without header needs column numbers, not '\(condition.column)'")
                 }
             }
             return mapping
+        }
+
+        /// `/a/b` (from the record) or `$/a/b` (from the document's root).
+        static func isPointer(_ text: String) -> Bool {
+            let pointer = text.hasPrefix("$") ? String(text.dropFirst()) : text
+            return !pointer.isEmpty && JSONPointerTree.tokens(pointer) != nil
         }
 
         func strings(_ value: TOMLValueConvertible, key: String) throws(MappingError) -> [String] {
@@ -320,6 +336,26 @@ public enum MappingLoader {
                 if try section("match")?["required_columns"] != nil {
                     throw fail("match.required_columns", "applies to files with a header row only")
                 }
+            case "json", "jsonl":
+                let pointer = try string("format", "record")
+                if type == "json" {
+                    guard let pointer, JSONPointerTree.tokens(pointer) != nil else {
+                        throw fail("format.record", "missing or not a JSON Pointer: a JSON mapping names the array of records, such as \"/items\" (\"\" for the root)")
+                    }
+                } else if pointer != nil {
+                    throw fail("format.record", "applies to \"json\" only: in JSON Lines each line is a record")
+                }
+                for key in ["delimiter", "quote", "header", "record_element", "namespace", "decimal_separator"] where try section("format")?[key] != nil {
+                    throw fail("format.\(key)", "does not apply to JSON (numbers are written with a point)")
+                }
+                if let encoding = try string("format", "encoding"), !TextTranscoder.isUTF8(encoding) {
+                    throw fail("format.encoding", "JSON is UTF-8 (RFC 8259), not '\(encoding)'")
+                }
+                layout = .json(recordPointer: type == "json" ? pointer : nil)
+                requiredColumns = []
+                if try section("match")?["required_columns"] != nil {
+                    throw fail("match.required_columns", "applies to files with a header row only")
+                }
             case "xml":
                 guard let record = try string("format", "record_element"), !record.isEmpty else {
                     throw fail("format.record_element", "missing: an XML mapping names its repeating record element")
@@ -330,7 +366,7 @@ public enum MappingLoader {
                     throw fail("match.required_columns", "applies to delimited files only")
                 }
             default:
-                throw fail("format.type", "must be \"csv\", \"fixed\" or \"xml\", not '\(type)'")
+                throw fail("format.type", "must be \"csv\", \"fixed\", \"xml\", \"json\" or \"jsonl\", not '\(type)'")
             }
             return (layout, requiredColumns)
         }
@@ -341,6 +377,8 @@ public enum MappingLoader {
             if glob == nil, requiredColumns.isEmpty {
                 if case .xml = layout {} else if case .fixedWidth = layout {
                     throw fail("match.filename", "missing: a fixed-width file is recognised by its name only")
+                } else if case .json = layout {
+                    throw fail("match.filename", "missing: a JSON file is recognised by its name only")
                 } else {
                     throw fail("match", "needs filename and/or required_columns, or it would claim every file")
                 }

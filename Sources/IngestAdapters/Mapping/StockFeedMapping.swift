@@ -10,6 +10,8 @@ public struct StockFeedMapping: Sendable {
         /// Fixed-width lines read by the same machinery, after `headerLines`
         /// lines; every column is a `FixedWidthRange` key.
         case fixedWidth(headerLines: Int)
+        /// JSON with the records at a JSON Pointer; JSON Lines (one record a line) when nil.
+        case json(recordPointer: String?)
         /// XML: one record per `recordElement` (local name, optionally in a namespace).
         case xml(recordElement: String, namespace: String?)
     }
