@@ -33,6 +33,9 @@ struct CheckCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("The run's time, as for the import (exports dated over a day later are rejected).", valueName: "time"))
     var asOf: AsOfTime?
 
+    @Option(name: .long, help: ArgumentHelp("The snapshot's currency the files are judged against, as for the import (default EUR).", valueName: "code"))
+    var currency: SnapshotCurrencyOption = SnapshotCurrencyOption(code: "EUR")
+
     @Option(name: .long, help: ArgumentHelp("Check this mapping file alone (exit 78 when it is invalid), and each FILE's header against it.",
                                             valueName: "file"))
     var mapping: String?
@@ -62,6 +65,7 @@ struct CheckCommand: ParsableCommand {
         check.gates = QualityGates(maxRejectRatePercent: maxRejectRate ?? 5)
         check.gates.rejectRateFromCommandLine = maxRejectRate != nil
         if let asOf { check.asOf = asOf.date }
+        check.currency = currency.code
         let report: RunReport
         do { report = try check.run(files: files, catalog: catalog, rules: rules) } catch {
             printError("ingest: \(error)")

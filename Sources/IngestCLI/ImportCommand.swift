@@ -78,6 +78,9 @@ struct ImportCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Days of price history kept (price_history); the price in force at the window's start stays too.", valueName: "days"))
     var historyDays = 400
 
+    @Option(name: .long, help: ArgumentHelp("The snapshot's currency, ISO 4217 (default EUR): prices are kept in its minor units, and a feed in another that does not convert to it at a fixed rate is rejected (wrong_currency).", valueName: "code"))
+    var currency: SnapshotCurrencyOption = SnapshotCurrencyOption(code: "EUR")
+
     @Flag(name: .long, help: "Build as a first night: carry nothing over from current and compare nothing with it. Without it, a current that cannot be read stops the run (exit 70).")
     var firstNight = false
 
@@ -127,6 +130,7 @@ struct ImportCommand: ParsableCommand {
         options.fullCheck = fullCheck
         options.firstNight = firstNight
         options.historyDays = historyDays
+        options.currency = currency.code
         options.checks = StockDataChecks(maxPriceRatio: maxPriceRatio, maxItemDropPercent: maxItemDrop, duplicateMinItems: duplicateStockMinItems)
 
         let logger = Logger(label: "ingest")

@@ -13,6 +13,8 @@ import IngestSnapshot
 public struct FeedCheck {
     public var gates = QualityGates()
     public var asOf = Date()
+    /// The snapshot currency the files are judged against (`--currency`).
+    public var currency = "EUR"
 
     public init() {}
 
@@ -37,7 +39,7 @@ public struct FeedCheck {
 
         let pricer = TierPricer(rules: rules ?? ((classified.references[.reimbursementList] ?? []).isEmpty ? nil : PatientPriceRules.statutory),
                                 catalog: reference.reimbursement)
-        let parser = PharmacyFeedParser(check: { pricer.problem(for: $0) }, gates: gates, asOf: asOfTime, spillPrefix: scratch.path + "/")
+        let parser = PharmacyFeedParser(check: { pricer.problem(for: $0) }, gates: gates, asOf: asOfTime, currency: currency, spillPrefix: scratch.path + "/")
         for (index, task) in StockFeedPlan(classified.stock + chains.candidates).tasks.enumerated() {
             let result = parser.parse(task, index: index)
             result.offers.discard()

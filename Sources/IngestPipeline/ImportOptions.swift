@@ -40,6 +40,9 @@ public struct ImportOptions: Sendable {
     public var firstNight = false
     /// Days of `price_history` kept (`--history-days`); the price in force at the window's start stays too.
     public var historyDays = 400
+    /// The snapshot's currency, ISO 4217 (`--currency`, SNAPSHOT.md): every
+    /// `*_cents` column holds its minor units; `meta.currency` says which.
+    public var currency = "EUR"
     /// `PRAGMA integrity_check` before publishing, besides the publish check (`--full-check`).
     public var fullCheck = false
     /// Where a dry run stages its database (`ScratchDirectory`), and where

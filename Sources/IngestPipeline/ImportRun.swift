@@ -179,6 +179,10 @@ public final class ImportRun {
             do { previous = try PreviousSnapshot.open(directory) } catch { throw ImportError.currentUnreadable(error.description) }
         }
         report.previousVersion = previous?.version
+        if let previous, let held = try previous.currency(), held != options.currency {
+            // Carried prices are minor units of `current`'s currency: under another they would change meaning.
+            throw ImportError.configuration("--currency \(options.currency), but current \(previous.version) holds prices in \(held); a snapshot never mixes currencies. Run with --currency \(held), or with --first-night to start a history in \(options.currency)")
+        }
         let reference = try ReferenceData.load(files, kinds: references, runDate: runDate, previous: previous, report: &report)
         clock.lap("reference data")
         let splitter = ChainFileSplitter(spillPrefix: stagingPath + ".part-", threads: options.parseThreads, timeout: options.feedTimeout)
@@ -205,6 +209,7 @@ public final class ImportRun {
             "as_of": options.asOfTimestamp.iso8601,
             "importer_version": options.importerVersion,
             "run_date": runDate,
+            "currency": options.currency,
         ]
         meta.merge(reference.validFrom) { own, _ in own }
         try writer.writeMeta(meta)
@@ -301,7 +306,7 @@ public final class ImportRun {
                 return problem
             }
             return pricer.problem(for: header)
-        }, gates: options.gates, asOf: options.asOfTimestamp, spillPrefix: stagingPath + ".")
+        }, gates: options.gates, asOf: options.asOfTimestamp, currency: options.currency, spillPrefix: stagingPath + ".")
         queue.start(threads: options.parseThreads) { index in parser.parse(tasks[index], index: index) }
         defer {
             queue.cancel()

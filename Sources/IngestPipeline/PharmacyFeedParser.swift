@@ -15,6 +15,9 @@ struct PharmacyFeedParser: Sendable {
     var gates = QualityGates()
     /// The run's time (`--as-of`): an export more than a day after it is `export_in_future`.
     var asOf: ExportTimestamp?
+    /// The snapshot's currency (`--currency`): a feed whose prices are in
+    /// another is rejected whole, `wrong_currency` (SNAPSHOT.md).
+    var currency = "EUR"
 
     /// Where sort runs and overflowing journals spill (`<prefix>t<task>-…`):
     /// the run's staging area, removed with it or by the next run.
@@ -122,6 +125,11 @@ struct PharmacyFeedParser: Sendable {
                 output.failure = FeedFailure(
                     reason: .exportInFuture,
                     message: "exported \(header.exportedAt.iso8601), more than 24 hours after the run's time \(asOf.iso8601)")
+            }
+            if output.failure == nil, let header, header.currency != currency {
+                output.failure = FeedFailure(
+                    reason: .wrongCurrency,
+                    message: "its prices are in \(header.currency), the snapshot's currency is \(currency) (--currency); never converted at a market rate")
             }
             if output.failure == nil, let header, let problem = check(header) {
                 output.failure = problem

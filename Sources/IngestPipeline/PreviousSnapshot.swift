@@ -155,6 +155,11 @@ final class PreviousSnapshot {
                        activeSubstance: statement.string(6), infoURL: statement.string(7), imageURL: statement.string(8))
     }
 
+    /// `meta.currency`; a snapshot written before currencies says none and is in EUR.
+    func currency() throws -> String? {
+        try database.strings("SELECT value FROM meta WHERE key = 'currency'").first ?? "EUR"
+    }
+
     /// Whether the file has an ordinary table of that name (an older schema may not).
     func hasTable(_ name: String) throws -> Bool {
         try !database.strings("SELECT name FROM sqlite_schema WHERE type = 'table' AND name = ?", .text(name)).isEmpty

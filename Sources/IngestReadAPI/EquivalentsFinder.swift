@@ -39,7 +39,7 @@ struct EquivalentsFinder {
             let (ln, rn) = (directory.nameRanks[left.pharmacy], directory.nameRanks[right.pharmacy])
             return ln != rn ? ln < rn : left.aptcode < right.aptcode
         }
-        return EquivalentsAnswer(directory: directory, showsTier: tier != nil, equivalents: Array(ranked.prefix(limit)))
+        return EquivalentsAnswer(directory: directory, prices: snapshot.prices, showsTier: tier != nil, equivalents: Array(ranked.prefix(limit)))
     }
 }
 
@@ -101,6 +101,7 @@ extension SnapshotReader {
 /// a position or for a pharmacy without coordinates.
 struct EquivalentsAnswer: JSONWritable {
     var directory: PharmacyDirectory
+    var prices: PriceFormat
     var showsTier: Bool
     var equivalents: [EquivalentsFinder.Candidate]
 
@@ -114,8 +115,8 @@ struct EquivalentsAnswer: JSONWritable {
                         writer.field("n", offer.name)
                         writer.field("pi", directory.ids[offer.pharmacy])
                         writer.field("pn", directory.names[offer.pharmacy])
-                        writer.field("p", unescaped: { ReadAPIFormat.appendPrice(offer.priceCents, to: &$0) })
-                        writer.field("pp", unescaped: { if showsTier, let cents = offer.patientCents { ReadAPIFormat.appendPrice(cents, to: &$0) } })
+                        writer.field("p", unescaped: { prices.append(offer.priceCents, to: &$0) })
+                        writer.field("pp", unescaped: { if showsTier, let cents = offer.patientCents { prices.append(cents, to: &$0) } })
                         writer.distance(offer.metres)
                     }
                 }

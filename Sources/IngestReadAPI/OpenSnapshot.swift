@@ -26,6 +26,8 @@ public final class OpenSnapshot: Sendable {
     /// When it was published (`meta.created_at`), for `/health`.
     public let createdAt: String
     let pharmacies: PharmacyDirectory
+    /// How its prices are written: `meta.currency`'s form (EUR when it names none).
+    let prices: PriceFormat
     let legend: [(code: String, text: String)]
 
     /// The idle connections; every other property is immutable.
@@ -54,6 +56,7 @@ public final class OpenSnapshot: Sendable {
         self.path = path
         self.version = version
         createdAt = try reader.database.strings("SELECT value FROM meta WHERE key = 'created_at'").first ?? ""
+        prices = PriceFormat(currency: try reader.database.strings("SELECT value FROM meta WHERE key = 'currency'").first ?? "EUR")
         pharmacies = PharmacyDirectory(try reader.pharmacies())
         legend = try reader.legend()
         idle = Mutex([SendableReader(reader: reader)])

@@ -31,7 +31,7 @@ public enum ReadAPI {
             return encode(ATCTree(atc: groups.map { .init(a: $0.code, n: $0.name, c: "\($0.items)") }))
         case .priceHistory(let aptcode, let pharmacyID):
             let changes = try snapshot.withReader { try $0.priceHistory(pharmacyID: pharmacyID, aptcode: aptcode) }
-            return encode(PriceHistoryAnswer(price_history: changes.map { .init(d: ReadAPIFormat.day($0.since), p: ReadAPIFormat.price($0.cents)) }))
+            return encode(PriceHistoryAnswer(price_history: changes.map { .init(d: ReadAPIFormat.day($0.since), p: snapshot.prices.string($0.cents)) }))
         case .changes:
             preconditionFailure("changesets are served by ChangesetCache")
         }
@@ -152,7 +152,7 @@ public enum ReadAPI {
                          quantity: offer.quantity)
         }
         let (groups, paging) = grouped(offers.map { ($0.pharmacy, $0.metres) }, in: directory, onlyNearest: onlyNearest, page: page)
-        return ItemPharmacies(aptcode: aptcode, directory: directory, showsDistance: near != nil,
+        return ItemPharmacies(aptcode: aptcode, directory: directory, prices: snapshot.prices, showsDistance: near != nil,
                               item_pharmacies: groups.map { group in .init(n: group.name, p: group.rows.map { offers[$0] }) }, paging: paging)
     }
 
@@ -169,9 +169,9 @@ public enum ReadAPI {
             let register = try item.packageCode.flatMap { try reader.register(packageCode: $0) }
             var details = ItemDetails.Details(
                 itemId: aptcode, itemName: item.name, producerName: item.producer, pharmacyName: pharmacyName,
-                price: ReadAPIFormat.price(offer?.priceCents), priceLimit: ReadAPIFormat.price(offer?.limitCents),
-                priceDisc50: ReadAPIFormat.price(offer?.tier50), priceDisc75: ReadAPIFormat.price(offer?.tier75),
-                priceDisc90: ReadAPIFormat.price(offer?.tier90), priceDisc100: ReadAPIFormat.price(offer?.tier100),
+                price: snapshot.prices.string(offer?.priceCents), priceLimit: snapshot.prices.string(offer?.limitCents),
+                priceDisc50: snapshot.prices.string(offer?.tier50), priceDisc75: snapshot.prices.string(offer?.tier75),
+                priceDisc90: snapshot.prices.string(offer?.tier90), priceDisc100: snapshot.prices.string(offer?.tier100),
                 diagnose50: tiers[50]?.diagnoses ?? "", diagnose75: tiers[75]?.diagnoses ?? "", diagnose100: tiers[100]?.diagnoses ?? "",
                 info50: infos[0], info75: infos[1], info100: infos[2],
                 atc: item.atc ?? "", actSubst: item.activeSubstance ?? "",

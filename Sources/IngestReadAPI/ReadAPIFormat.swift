@@ -1,27 +1,8 @@
 import Foundation
 
-/// How READ_API.md writes values: every value a string, prices with two
-/// decimals and the euro sign, an absent value as "".
+/// How READ_API.md writes values: every value a string, an absent value as
+/// "" (prices: `PriceFormat`, in the snapshot's currency).
 enum ReadAPIFormat {
-    /// `237` → `"2.37€"`; nil → `""`. Integer arithmetic: cents are exact.
-    static func price(_ cents: Int64?) -> String {
-        guard let cents else { return "" }
-        var bytes: [UInt8] = []
-        appendPrice(cents, to: &bytes)
-        return String(decoding: bytes, as: UTF8.self)
-    }
-
-    /// `price` written into `bytes`: the 500 prices of `?q=ip` make no strings.
-    static func appendPrice(_ cents: Int64, to bytes: inout [UInt8]) {
-        if cents < 0 { bytes.append(UInt8(ascii: "-")) }
-        let magnitude = cents.magnitude
-        appendDecimal(magnitude / 100, to: &bytes)
-        bytes.append(UInt8(ascii: "."))
-        bytes.append(UInt8(ascii: "0") + UInt8(magnitude % 100 / 10))
-        bytes.append(UInt8(ascii: "0") + UInt8(magnitude % 10))
-        bytes.append(contentsOf: "€".utf8)
-    }
-
     /// `"368 m"` under one kilometre, whole kilometres from there (`"163 km"`);
     /// a distance that rounds to 1000 m is `"1 km"`. Only ever written into
     /// an answer's bytes (`di`), so there is no `String` form.

@@ -93,6 +93,7 @@ struct ItemPharmacies {
 
     var aptcode: String
     var directory: PharmacyDirectory
+    var prices: PriceFormat
     var showsDistance: Bool
     // swiftlint:disable:next identifier_name
     var item_pharmacies: [Group]
@@ -118,7 +119,7 @@ extension ItemPharmacies: JSONWritable {
                                     writer.object { writer in
                                         item.withUnsafeBufferPointer { writer.fields($0) }
                                         writer.fields(UnsafeBufferPointer(rebasing: rendered[directory.offerFields[offer.pharmacy]]))
-                                        writer.field("p", unescaped: { ReadAPIFormat.appendPrice(offer.priceCents, to: &$0) })
+                                        writer.field("p", unescaped: { prices.append(offer.priceCents, to: &$0) })
                                         writer.field("q", unescaped: { if let quantity = offer.quantity { $0.append(contentsOf: String(quantity).utf8) } })
                                         if showsDistance { writer.distance(offer.metres) }
                                     }

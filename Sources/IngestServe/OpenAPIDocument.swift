@@ -544,7 +544,7 @@ enum OpenAPIDocument {
           },
           "p": {
             "type": "string",
-            "description": "shelf price, e.g. 2.37€"
+            "description": "shelf price in the snapshot's currency, as its country writes it: 2.37€, £2.37, 2,37 kr"
           },
           "q": {
             "type": "string",

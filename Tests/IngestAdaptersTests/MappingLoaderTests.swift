@@ -60,7 +60,7 @@ import Testing
         cases.append((edit("delimiter = \";\"", "delimiter = \";;\""), "format.delimiter"))
         cases.append((edit("delimiter = \";\"", "delimiter = \"\\n\""), "format.delimiter"))
         cases.append((edit("delimiter = \";\"", "delimiter = \"\\\"\""), "format.quote"))
-        cases.append((edit("currency = \"EUR\"", "currency = \"USD\""), "prices.currency"))
+        cases.append((edit("currency = \"EUR\"", "currency = \"XYZ\""), "prices.currency"))
         cases.append((edit("includes_vat = true", "includes_vat = false"), "prices.vat_rate"))
         cases.append((edit("includes_vat = true", ""), "prices.includes_vat"))
         cases.append((edit("pharmacy_id = \"shop\"\n", ""), "columns.pharmacy_id"))
@@ -68,7 +68,9 @@ import Testing
         cases.append((edit("dd.MM.yyyy", "dd.QQ.yyyy"), "format.date_format"))
         cases.append((edit("filename = \"chain_*.csv\"", ""), "match"))
         cases.append((edit("[format]", "[format]\nencoding = \"klingon-8\""), "format.encoding"))
-        cases.append((edit("[format]", "[format]\ntype = \"json\""), "format.type"))
+        cases.append((edit("[format]", "[format]\ntype = \"yaml\""), "format.type"))
+        cases.append((edit("[format]", "[format]\ntype = \"json\""), "format.record"))
+        cases.append((edit("[prices]", "[prices]\nprice_unit = \"pence\""), "prices.price_unit"))
         return cases
     }()
 

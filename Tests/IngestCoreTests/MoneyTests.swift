@@ -39,6 +39,22 @@ import Testing
         #expect(try Money.shelfCents(net: decimal("1.00", "."), vatPercent: decimal("5.5", "."), in: .eur) == 106)
     }
 
+    /// SNAPSHOT.md, money in other currencies: minor units by ISO 4217's
+    /// exponent; the euro's predecessors still convert to euro cents.
+    @Test(arguments: [
+        ("GBP", "2.37", Int64(237)), ("SEK", "2.375", 238), ("JPY", "237", 237), ("JPY", "236.5", 237),
+        ("KWD", "2.375", 2375), ("CHF", "16.55", 1655), ("gbp", "0.01", 1), ("EEK", "156.466", 1000),
+    ])
+    func otherCurrenciesInTheirMinorUnits(code: String, amount: String, minor: Int64) throws {
+        #expect(try Money.minorUnits(decimal(amount, "."), writtenIn: code) == minor)
+    }
+
+    @Test func theCurrencyPricesAreKeptIn() throws {
+        #expect(["EUR", "EEK", "LVL", "LTL", "GBP", "chf", "XYZ", "EURO"].map(Money.keptCurrency) == ["EUR", "EUR", "EUR", "EUR", "GBP", "CHF", nil, nil])
+        #expect(try Money.shelfMinorUnits(net: decimal("10", "."), vatPercent: decimal("20"), writtenIn: "GBP") == 1200)
+        #expect(try Money.shelfMinorUnits(net: decimal("100", "."), vatPercent: decimal("8.1", "."), writtenIn: "JPY") == 108)
+    }
+
     @Test func hugeAmountsAreOutOfRangeNotATrap() {
         #expect(throws: MoneyError.outOfRange) { try Money.cents(decimal("999999999999999999999999"), in: .eur) }
         #expect(throws: MoneyError.outOfRange) {

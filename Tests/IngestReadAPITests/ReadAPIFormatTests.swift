@@ -5,7 +5,19 @@ import Testing
 @Suite struct ReadAPIFormatTests {
     @Test(arguments: [(Int64?.none, ""), (0, "0.00€"), (5, "0.05€"), (70, "0.70€"), (237, "2.37€"), (100_000, "1000.00€"), (-5, "-0.05€")])
     func pricesHaveTwoDecimalsAndTheEuroSign(cents: Int64?, shown: String) {
-        #expect(ReadAPIFormat.price(cents) == shown)
+        #expect(PriceFormat.euro.string(cents) == shown)
+        #expect(PriceFormat(currency: "EUR") == .euro)
+    }
+
+    /// Other currencies in their country's convention, exact from the minor
+    /// units (SNAPSHOT.md): pence, öre, yen, fils (thousandths).
+    @Test(arguments: [
+        ("GBP", Int64(237), "£2.37"), ("GBP", 5, "£0.05"), ("GBP", 123_456, "£1234.56"),
+        ("SEK", 237, "2,37 kr"), ("CHF", 1655, "CHF 16.55"), ("JPY", 237, "¥237"), ("USD", 100, "$1.00"),
+        ("KWD", 2375, "2.375 د.ك."), ("PLN", 1999, "19,99 zł"), ("XAU", 237, "XAU 2.37"),
+    ])
+    func otherCurrenciesAsTheirCountryWritesThem(code: String, minor: Int64, shown: String) {
+        #expect(PriceFormat(currency: code).string(minor) == shown)
     }
 
     @Test(arguments: [(0.0, "0 m"), (367.6, "368 m"), (999.49, "999 m"), (999.5, "1 km"), (1499, "1 km"), (1500, "2 km"), (162_600, "163 km")])

@@ -35,10 +35,12 @@ final class MappedRecordReader {
     /// Settled once the first record (or its failure) set the header: checked
     /// for every row, and comparing the optional header copied it each time.
     private var headerSettled = false
-    /// The mapping's fixed currency, parsed once instead of once a row.
-    private let fixedCurrency: Currency?
+    /// The mapping's fixed currency (ISO 4217), checked once instead of once a row.
+    private let fixedCurrency: String?
     /// Set when a chain file is split: each record goes to its pharmacy's part.
     let router: ChainRouter?
+    /// The currency of the feed (or chain part) the current record belongs to, once its header is known.
+    private var feedCurrency: String?
 
     init(mapping: StockFeedMapping, fileName: String, router: ChainRouter? = nil) {
         self.mapping = mapping
@@ -49,7 +51,7 @@ final class MappedRecordReader {
         if case .fileName(let pattern) = mapping.exportedAt { values[CanonicalField.exportedAt.position] = Self.capture(pattern, in: fileName) }
         if case .fixed(let date) = mapping.exportedAt { values[CanonicalField.exportedAt.position] = date }
         self.fileValues = values.map { $0?.trimmed }
-        if case .fixed(let code) = mapping.currency { fixedCurrency = Currency(code: code) } else { fixedCurrency = nil }
+        if case .fixed(let code) = mapping.currency { fixedCurrency = code.trimmed.uppercased() } else { fixedCurrency = nil }
         conditionValues = Array(repeating: nil, count: mapping.skipWhen.count)
         conditionPatterns = mapping.skipWhen.map { condition in
             // The loader compiled each pattern once already; a failure here cannot happen.
@@ -118,7 +120,11 @@ final class MappedRecordReader {
         guard let exported = mapping.dateFormat.parse(exportedText, in: mapping.timeZone) else {
             return .failure(FeedFailure(reason: .badHeader, message: "export date '\(exportedText)' does not match \(mapping.dateFormat.pattern) (\(describe(mapping.exportedAt)))", line: line))
         }
-        return .success(StockFeedHeader(pharmacyID: id, pharmacyName: value(.pharmacyName), exportedAt: exported, format: mapping.adapterName))
+        // The first record's currency (or the mapping's) is the feed's; a
+        // record in another that does not convert to it is `wrong_currency`.
+        let currency = Money.keptCurrency(of: fixedCurrency ?? value(.currency) ?? "") ?? "EUR"
+        return .success(StockFeedHeader(pharmacyID: id, pharmacyName: value(.pharmacyName), exportedAt: exported, format: mapping.adapterName,
+                                        currency: currency))
     }
 
     private func describe(_ source: StockFeedMapping.Source) -> String {
@@ -137,6 +143,7 @@ final class MappedRecordReader {
         let aptcode = (value(.aptcode) ?? "").uppercasedCode
         guard let router else {
             establishHeader(line: line)
+            feedCurrency = header?.currency
             if let reason = skipReason() {
                 output.reject(line: line, key: aptcode, reason: .filtered, message: reason)
                 return
@@ -169,6 +176,7 @@ final class MappedRecordReader {
         } else if case .column = mapping.exportedAt {
             part.checkExportDate(value(.exportedAt), line: line, perRow: mapping.exportDatePerRow) { recordHeader(line: line) }
         }
+        feedCurrency = part.header?.currency
         if let reason = skipReason() {
             part.collected.reject(line: line, key: aptcode, reason: .filtered, message: reason)
             return
@@ -236,20 +244,29 @@ final class MappedRecordReader {
         guard let text = value(.price) else {
             throw .init(reason: .missingPrice, field: "price", message: "no price (empty or one of the mapping's missing values)")
         }
-        guard let amount = ExactDecimal.parse(text.utf8, decimalSeparator: mapping.decimalSeparator, maxFractionDigits: 4) else {
+        guard var amount = ExactDecimal.parse(text.utf8, decimalSeparator: mapping.decimalSeparator, maxFractionDigits: 4) else {
             throw .init(reason: .badPrice, field: "price", message: "price '\(text)' is not a decimal number with '\(Character(Unicode.Scalar(mapping.decimalSeparator)))' as separator")
         }
         let code: String
         switch mapping.currency {
-        case .fixed(let fixed): code = fixed
+        case .fixed: code = fixedCurrency ?? ""
         case .column: code = value(.currency) ?? ""
         case .fileName: code = ""
         }
-        guard let currency = fixedCurrency ?? Currency(code: code) else {
-            throw .init(reason: .badPrice, field: "currency", message: "currency '\(code)' is not EUR, EEK, LVL or LTL")
+        guard let kept = Money.keptCurrency(of: code) else {
+            throw .init(reason: .badPrice, field: "currency", message: "currency '\(code)' is not an ISO 4217 code")
+        }
+        if mapping.pricesInMinorUnits {
+            // Written in cents, pence, öre: the minor unit of the currency written (the kroon's sent for EEK).
+            let exponent = Currency(code: code) != nil ? 2 : ISO4217.minorUnits(code.trimmed.uppercased())
+            amount = ExactDecimal(units: amount.units, scale: amount.scale + exponent)
+        }
+        if let feedCurrency, kept != feedCurrency {
+            throw .init(reason: .wrongCurrency, field: "currency",
+                        message: "price in \(code), the feed's prices are in \(feedCurrency); never converted at a market rate")
         }
         do {
-            guard let vatSource = mapping.vatRate else { return try Money.cents(amount, in: currency) }
+            guard let vatSource = mapping.vatRate else { return try Money.minorUnits(amount, writtenIn: code) }
             let rateText: String
             switch vatSource {
             case .fixed(let fixed): rateText = fixed
@@ -260,7 +277,7 @@ final class MappedRecordReader {
                     ?? ExactDecimal.parse(rateText, decimalSeparator: ".", maxFractionDigits: 4) else {
                 throw StockFieldRules.Problem(reason: .badPrice, field: "vat_rate", message: "VAT rate '\(rateText)' is not a number")
             }
-            return try Money.shelfCents(net: amount, vatPercent: rate, in: currency)
+            return try Money.shelfMinorUnits(net: amount, vatPercent: rate, writtenIn: code)
         } catch let problem as StockFieldRules.Problem {
             throw problem
         } catch {
@@ -270,6 +287,9 @@ final class MappedRecordReader {
 }
 
 extension RejectReason {
+    /// A feed (or a record) in a currency other than the snapshot's that does
+    /// not convert to it at a fixed rate (SNAPSHOT.md): never at a market rate.
+    public static let wrongCurrency = RejectReason(rawValue: "wrong_currency")
     public static let pharmacyMismatch = RejectReason(rawValue: "pharmacy_mismatch")
     /// A code or name with a line break or control character, or a name over 500 characters (FEEDS.md §12).
     public static let badText = RejectReason(rawValue: "bad_text")

@@ -19,7 +19,7 @@ public enum MappingLoader {
         "missing_values": Set(CanonicalField.allCases.map(\.rawValue)),
         "filter": ["skip_when"],
         "limits": ["max_reject_rate"],
-        "prices": ["currency", "currency_column", "includes_vat", "vat_rate", "vat_rate_column"],
+        "prices": ["currency", "currency_column", "includes_vat", "vat_rate", "vat_rate_column", "price_unit"],
         "pharmacy": ["id", "id_from_filename"],
         "export": ["date_from_filename", "date", "date_per_row"],
         "columns": Set(CanonicalField.allCases.map(\.rawValue)),
@@ -109,6 +109,11 @@ public enum MappingLoader {
             mapping.skipWhen = try skipConditions()
             mapping.maxRejectRatePercent = try maxRejectRate()
             mapping.exportDatePerRow = try bool("export", "date_per_row") ?? false
+            switch try string("prices", "price_unit") ?? "major" {
+            case "major": mapping.pricesInMinorUnits = false
+            case "minor": mapping.pricesInMinorUnits = true
+            case let other: throw fail("prices.price_unit", "must be \"major\" (euros, pounds) or \"minor\" (cents, pence), not '\(other)'")
+            }
             if mapping.exportDatePerRow, case .column = mapping.exportedAt {} else if mapping.exportDatePerRow {
                 throw fail("export.date_per_row", "applies to an exported_at column only")
             }
@@ -414,7 +419,7 @@ public enum MappingLoader {
             let currencyColumn = columns[.currency] ?? currencyColumnKey
             switch (try string("prices", "currency"), currencyColumn) {
             case (let code?, nil):
-                guard Currency(code: code) != nil else { throw fail("prices.currency", "must be EUR, EEK, LVL or LTL, not '\(code)'") }
+                guard Money.keptCurrency(of: code) != nil else { throw fail("prices.currency", "must be an ISO 4217 code (EUR, GBP, CHF, …), not '\(code)'") }
                 currency = .fixed(code)
             case (nil, let column?):
                 currency = .column(column)

@@ -60,6 +60,8 @@ public struct StockFeedMapping: Sendable {
     /// own export date, and a pharmacy's part takes its latest; else rows of
     /// one pharmacy with different dates reject the part `mixed_export_dates`.
     public var exportDatePerRow = false
+    /// `[prices] price_unit = "minor"`: prices are written in cents, pence, öre.
+    public var pricesInMinorUnits = false
 
     public var adapterName: String { "mapping:\(name)" }
 
