@@ -117,6 +117,16 @@ public enum MappingLoader {
             if mapping.exportDatePerRow, case .column = mapping.exportedAt {} else if mapping.exportDatePerRow {
                 throw fail("export.date_per_row", "applies to an exported_at column only")
             }
+            if case .xml = layout {
+                for (field, parts) in lists.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+                    for part in parts {
+                        if let problem = XMLMappedPath.problem(part) { throw fail("columns.\(field.rawValue)", "the XML path '\(part)' cannot be followed: \(problem)") }
+                    }
+                }
+                for condition in mapping.skipWhen {
+                    if let problem = XMLMappedPath.problem(condition.column) { throw fail("filter.skip_when", "the XML path '\(condition.column)' cannot be followed: \(problem)") }
+                }
+            }
             if case .json = layout {
                 for (field, parts) in lists.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
                     for part in parts where !Self.isPointer(part) {
