@@ -30,9 +30,15 @@ public struct AdapterCatalog: Sendable {
         return claimants.first
     }
 
-    /// One adapter per mapping file (`mappings/*.mapping.toml`).
-    public static func mappedAdapters(_ mappings: [StockFeedMapping]) -> [any StockFeedAdapter] {
-        mappings.map { mapping in
+    /// One adapter per mapping file (`mappings/*.mapping.toml`): stock by
+    /// its layout, or a registry or register (`kind`).
+    public static func mappedAdapters(_ mappings: [StockFeedMapping]) -> [any FeedAdapter] {
+        mappings.map { mapping -> any FeedAdapter in
+            switch mapping.kind {
+            case .registry: return MappedRegistryAdapter(mapping: mapping)
+            case .register: return MappedRegisterAdapter(mapping: mapping)
+            case .stock: break
+            }
             switch mapping.layout {
             case .delimited, .fixedWidth: return MappedCSVStockAdapter(mapping: mapping)
             case .json: return MappedJSONStockAdapter(mapping: mapping)

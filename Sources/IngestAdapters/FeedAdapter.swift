@@ -9,7 +9,7 @@ import IngestCore
 ///
 /// An adapter never throws: a record it cannot take is a reject with its
 /// line and field; a file it cannot take is the output's `failure`.
-public protocol FeedAdapter: Sendable {
+public protocol FeedAdapter<Record>: Sendable {
     /// What one accepted record is: `StockOffer`, `ATCGroup`, …
     associatedtype Record: LocatedRecord
     /// What the file says of itself, when it says anything the pipeline

@@ -1,5 +1,6 @@
 import Foundation
 import IngestAdapters
+import IngestCore
 
 /// `ingest check --mapping FILE [FEED…]` (FEEDS.md §12): a mapping judged
 /// before any run reads a feed with it, and with feeds, each feed's header
@@ -15,25 +16,37 @@ struct MappingCheck {
         do { mapping = try MappingLoader.load(path: path) } catch {
             return (["ingest: mapping error: \(error)"], .configuration)
         }
-        let adapter: any StockFeedAdapter = switch mapping.layout {
-        case .delimited, .fixedWidth: MappedCSVStockAdapter(mapping: mapping)
-        case .json: MappedJSONStockAdapter(mapping: mapping)
-        case .xml: MappedXMLStockAdapter(mapping: mapping)
-        }
-        var lines = ["\(mapping.file): valid, adapter \(mapping.adapterName)"]
+        let adapter = AdapterCatalog.mappedAdapters([mapping])[0]
+        var lines = ["\(mapping.file): valid, adapter \(mapping.adapterName)" + (mapping.kind == .stock ? "" : " (\(mapping.kind))")]
         var status = ExitStatus.success
         for feed in feeds {
             let name = (feed as NSString).lastPathComponent
             do {
                 let file = try FeedFile.open(path: feed, name: name)
                 if !adapter.recognises(file) { lines.append("\(name): not claimed by this mapping (file name or required columns)") }
-                let header = try adapter.readHeader(file)
-                lines.append("\(name): the header matches; pharmacy \(header.pharmacyID), exported \(header.exportedAt.iso8601)")
+                if let stock = adapter as? any StockFeedAdapter {
+                    let header = try stock.readHeader(file)
+                    lines.append("\(name): the header matches; pharmacy \(header.pharmacyID), exported \(header.exportedAt.iso8601)")
+                } else {
+                    // A registry or register has no header to hold: its records are read and counted.
+                    let counts = Self.counts(adapter, file)
+                    if let failure = counts.failure {
+                        lines.append("\(name): \(failure.reason.rawValue): \(failure.message)")
+                        status = .fileRejected
+                        continue
+                    }
+                    lines.append("\(name): \(counts.read) records read, \(counts.accepted) accepted, \(counts.read - counts.accepted) rejected")
+                }
             } catch {
                 lines.append("\(name): \(error.reason.rawValue): \(error.message)")
                 status = .fileRejected
             }
         }
         return (lines, status)
+    }
+
+    private static func counts<Adapter: FeedAdapter>(_ adapter: Adapter, _ file: FeedFile) -> (read: Int, accepted: Int, failure: FeedFailure?) {
+        let output = adapter.parse(file)
+        return (output.read, output.accepted, output.failure)
     }
 }

@@ -9,6 +9,9 @@ struct FeedClassification {
     var chains: [ChainFileSplitter.Chain] = []
     /// Reference files by kind, in folder order.
     var references: [FeedKind: [FeedFile]] = [:]
+    /// The adapter that claimed each reference file, by file name: a
+    /// mapping's (`kind = "registry"`) reads its file, not the kind's own CSV.
+    var referenceAdapters: [String: any FeedAdapter] = [:]
     var settled: [FeedResult] = []
 
     /// `referenceKinds`: the kinds the run loads; a file claimed by an
@@ -42,6 +45,7 @@ struct FeedClassification {
                 stock.append(.init(file: file, adapter: adapter, header: try? adapter.readHeader(file)))
             case let adapter? where referenceKinds.contains(adapter.kind):
                 references[adapter.kind, default: []].append(file)
+                referenceAdapters[file.name] = adapter
             case let adapter:
                 var unrecognised = FeedResult(file: file.name, size: file.size, sha256: PharmacyFeedParser.digest(file),
                                               kind: adapter?.kind.rawValue, adapter: adapter?.name, outcome: .unrecognised)

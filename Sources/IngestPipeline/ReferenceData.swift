@@ -24,28 +24,34 @@ struct ReferenceData {
                      report: inout RunReport) throws -> ReferenceData {
         var data = ReferenceData()
         for kind in kinds {
-            try data.load(kind, files: files.references[kind.kind] ?? [], runDate: runDate, previous: previous, report: &report)
+            try data.load(kind, files: files.references[kind.kind] ?? [], claimants: files.referenceAdapters, runDate: runDate,
+                          previous: previous, report: &report)
         }
         return data
     }
 
-    private mutating func load<Set: ReferenceSet>(_ type: Set.Type, files: [FeedFile], runDate: String, previous: PreviousSnapshot?,
-                                                  report: inout RunReport) throws {
+    private mutating func load<Set: ReferenceSet>(_ type: Set.Type, files: [FeedFile], claimants: [String: any FeedAdapter], runDate: String,
+                                                  previous: PreviousSnapshot?, report: inout RunReport) throws {
         var set = Set()
         let parsed = files.map { file in
             var output = FeedOutput<Set.Adapter.Record>(file: file.name)
+            // A mapping of the kind reads its own file; its header, if any, is the date it is valid from.
+            if let mapped = claimants[file.name] as? any FeedAdapter<Set.Adapter.Record>, mapped.name != Set.adapter.name {
+                let date = Self.parse(file, with: mapped, into: &output)
+                return (file: file, output: output, adapter: mapped.name, validFrom: date)
+            }
             let header = Set.adapter.parse(file, into: &output)
-            return (file: file, output: output, header: header)
+            return (file: file, output: output, adapter: Set.adapter.name, validFrom: Set.validFrom(file, header: header))
         }
         switch Set.selection {
         case .everyFile:
-            for (file, output, _) in parsed {
-                try set.add(Self.record(output, file, kind: Set.kind, adapter: Set.adapter.name, report: &report), from: file,
+            for (file, output, adapter, _) in parsed {
+                try set.add(Self.record(output, file, kind: Set.kind, adapter: adapter, report: &report), from: file,
                             loaded: self, report: &report)
             }
         case .latestInForce(let metaKey):
-            let dated = parsed.map { (file: $0.file, output: $0.output, validFrom: Set.validFrom($0.file, header: $0.header)) }
-            let inForce = try Self.loadDated(dated, kind: Set.kind, adapter: Set.adapter.name, runDate: runDate, report: &report)
+            let dated = parsed.map { (file: $0.file, output: $0.output, adapter: $0.adapter, validFrom: $0.validFrom) }
+            let inForce = try Self.loadDated(dated, kind: Set.kind, runDate: runDate, report: &report)
             if let inForce {
                 try set.add(dated[inForce].output.records, from: dated[inForce].file, loaded: self, report: &report)
                 validFrom[metaKey] = dated[inForce].validFrom
@@ -82,6 +88,11 @@ struct ReferenceData {
         try self[type].write(to: writer)
     }
 
+    /// Parses with a mapped adapter of the kind; its header, when it is text, is the date the file is valid from.
+    private static func parse<Adapter: FeedAdapter>(_ file: FeedFile, with adapter: Adapter, into output: inout FeedOutput<Adapter.Record>) -> String? {
+        adapter.parse(file, into: &output) as? String
+    }
+
     /// Adds a reference file's line to the report and returns its accepted records.
     private static func record<Record>(_ output: FeedOutput<Record>, _ file: FeedFile, kind: FeedKind, adapter: String,
                                        report: inout RunReport) throws -> [Record] {
@@ -102,7 +113,7 @@ struct ReferenceData {
     /// the valid one with the latest date not after the run's is in force;
     /// the others are superseded. Returns the index of the one in force.
     private static func loadDated<Record>(
-        _ parsed: [(file: FeedFile, output: FeedOutput<Record>, validFrom: String?)], kind: FeedKind, adapter: String,
+        _ parsed: [(file: FeedFile, output: FeedOutput<Record>, adapter: String, validFrom: String?)], kind: FeedKind,
         runDate: String, report: inout RunReport
     ) throws -> Int? {
         let inForce = parsed.indices
@@ -110,7 +121,7 @@ struct ReferenceData {
             .max { (parsed[$0].validFrom!, parsed[$0].file.name) < (parsed[$1].validFrom!, parsed[$1].file.name) }
         for (index, list) in parsed.enumerated() {
             var result = FeedResult(file: list.file.name, size: list.file.size, sha256: PharmacyFeedParser.digest(list.file),
-                                    kind: kind.rawValue, adapter: adapter, outcome: .loaded)
+                                    kind: kind.rawValue, adapter: list.adapter, outcome: .loaded)
             result.exportedAt = list.validFrom
             if let failure = list.output.failure {
                 let whole = list.output.rejectingAll()

@@ -98,7 +98,7 @@ import Testing
         ("[filter]\nskip_when = [{ column = \"A\" }]", "wala.mapping.toml: [filter.skip_when]: each condition has one of equals, not_equals or matches, with a string"),
         ("[filter]\nskip_when = [{ column = \"A\", matches = \"(\" }]", "wala.mapping.toml: [filter.skip_when]: '(' is not a regular expression"),
         ("[limits]\nmax_reject_rate = 101", "wala.mapping.toml: [limits.max_reject_rate]: must be a whole percentage from 0 to 100"),
-        ("[missing_values]\nprise = [\"0\"]", "wala.mapping.toml: [missing_values.prise]: not a canonical field; known: pharmacy_id, pharmacy_name, aptcode, package_code, gtin, name, producer, atc, active_substance, price, quantity, exported_at, currency, vat_rate"),
+        ("[missing_values]\nprise = [\"0\"]", "wala.mapping.toml: [missing_values.prise]: not a field of a stock mapping; known: pharmacy_id, pharmacy_name, aptcode, package_code, gtin, name, producer, atc, active_substance, price, quantity, exported_at, currency, vat_rate"),
     ])
     func badSettingsAreNamed(extra: String, message: String) throws {
         let directory = TemporaryDirectory()

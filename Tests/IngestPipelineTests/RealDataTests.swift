@@ -27,8 +27,8 @@ enum RealData {
 @Suite(.enabled(if: RealData.directory != nil, "set INGEST_REALDATA to ../shared/realdata (make realdata)"))
 struct RealDataTests {
     /// A folder with the spec's example Noom feed (a run publishes only when some stock loads) and `files`.
-    private func run(_ files: [String: [UInt8]], mappings: [String: String] = [:], maxRejectRate: Int = 5,
-                     asOf: String = "2024-05-20T06:00:00") throws -> (RunReport, SnapshotQuery, TemporaryDirectory) {
+    private func run(_ files: [String: [UInt8]], mappings: [String: String] = [:], maxRejectRate: Int? = 5,
+                     asOf: String = "2024-05-20T06:00:00", currency: String = "EUR") throws -> (RunReport, SnapshotQuery, TemporaryDirectory) {
         let temporary = TemporaryDirectory()
         let feeds = temporary.subdirectory("feeds")
         let mappingsDirectory = temporary.subdirectory("mappings")
@@ -39,7 +39,8 @@ struct RealDataTests {
         var options = ImportOptions(feedsDirectory: feeds, snapshotsDirectory: "\(temporary.path)/snapshots",
                                     mappingsDirectory: mappingsDirectory, parseThreads: 2,
                                     asOf: Date(timeIntervalSince1970: TimeInterval(time.epochSeconds)))
-        options.gates = QualityGates(maxRejectRatePercent: maxRejectRate)
+        if let maxRejectRate { options.gates = QualityGates(maxRejectRatePercent: maxRejectRate) }
+        options.currency = currency
         let report = try ImportRun(options: options).run()
         return (report, try SnapshotQuery("\(temporary.path)/snapshots/current"), temporary)
     }
@@ -307,6 +308,67 @@ struct RealDataTests {
         #expect(query.int("SELECT count(*) FROM items WHERE aptcode IN (SELECT aptcode FROM offers WHERE pharmacy_id = 'CH-SL') AND gtin IS NULL") == 2)
         #expect(report.rejects.first { $0.reason == .missingPrice }?.key == "28200")
         #expect(query.int("SELECT count(DISTINCT name) FROM items WHERE aptcode IN (SELECT aptcode FROM offers WHERE pharmacy_id = 'CH-SL')") ?? 0 <= 23)
+    }
+
+    // MARK: The world's exports (FEEDS.md §12)
+
+    /// WALA's Excel export with its header as written (`Bezeichnung ` with its
+    /// space), in a CHF snapshot: every priced pack exact (the sum is Python's
+    /// csv module's), the 24 unpriced ones `missing_price` under the mapping's
+    /// own 10 % limit, the 52 names typed with a line break at their end
+    /// trimmed, the euro example feed refused `wrong_currency`.
+    @Test func walaPriceListWithItsHeaderAsWritten() throws {
+        let (report, query, temporary) = try run(["wala_arzneimittel.csv": try RealData.bytes("wala-pricelist/wala_arzneimittel.csv")],
+                                                 mappings: ["wala.mapping.toml": try Self.mapping("wala.mapping.toml")],
+                                                 maxRejectRate: nil, asOf: "2026-06-12T06:00:00", currency: "CHF")
+        let list = try feed(report, "wala_arzneimittel.csv")
+        #expect(list.outcome == .loaded && list.read == 344 && list.accepted == 320 && list.rejectsByReason == [.missingPrice: 24])
+        #expect(try feed(report, "noom_5061_20240519.xml").reason == "wrong_currency")
+        #expect(query.rows("SELECT count(*), sum(price_cents) FROM offers WHERE pharmacy_id = 'WALA'") == [["320", "793590"]])
+        #expect(query.rows("SELECT value FROM meta WHERE key = 'currency'") == [["CHF"]])
+        #expect(query.rows("SELECT i.name, i.gtin, o.price_cents FROM offers o JOIN items i USING (aptcode) WHERE aptcode = '4926585'")
+                == [["Adonis/Scilla comp.", "07640187361322", "1655"]])
+        #expect(query.int("SELECT count(*) FROM items WHERE name LIKE '%' || char(10) || '%'") == 0)
+        #expect(query.value("SELECT price_cents FROM offers WHERE aptcode = '4227315'") == "3900")
+        let snapshot = try OpenSnapshot(path: "\(temporary.path)/snapshots/current", version: "current")
+        let body = String(decoding: try ReadAPI.answer(try ReadQuery(["q": "ip", "aptcode": "4926585"]), from: snapshot), as: UTF8.self)
+        #expect(body.contains(#""p":"CHF 16.55""#), "\(body)")
+    }
+
+    /// dm+d's AMPP file as published, in a GBP snapshot: 26 prices in pence,
+    /// 14 of them 0 ("no price": `missing_price`, never 0.00), the other 12
+    /// exact (Python's ElementTree sums them to 16,795 pence), and the read
+    /// API answers in pounds.
+    @Test func dmdPricesInPenceAnswerInPounds() throws {
+        let (report, query, temporary) = try run(["f_ampp2_3010419.xml": try RealData.bytes("dmd-ampp/f_ampp2_3010419.xml")],
+                                                 mappings: ["dmd.mapping.toml": try Self.mapping("dmd-ampp.mapping.toml")],
+                                                 maxRejectRate: nil, currency: "GBP")
+        let list = try feed(report, "f_ampp2_3010419.xml")
+        #expect(list.outcome == .loaded && list.read == 26 && list.accepted == 12 && list.rejectsByReason == [.missingPrice: 14])
+        #expect(query.rows("SELECT count(*), sum(price_cents) FROM offers WHERE pharmacy_id = 'NHS-DMD'") == [["12", "16795"]])
+        #expect(query.value("SELECT price_cents FROM offers WHERE aptcode = '1714711000001106'") == "485")
+        let snapshot = try OpenSnapshot(path: "\(temporary.path)/snapshots/current", version: "current")
+        let body = String(decoding: try ReadAPI.answer(try ReadQuery(["q": "ip", "aptcode": "1714711000001106"]), from: snapshot), as: UTF8.self)
+        #expect(body.contains(#""p":"£4.85""#), "\(body)")
+        let details = String(decoding: try ReadAPI.answer(try ReadQuery(["q": "id", "aptcode": "1714911000001108", "client_id": "NHS-DMD"]), from: snapshot), as: UTF8.self)
+        #expect(details.contains(#""price":"£9.47""#), "\(details)")
+    }
+
+    /// The NHS list of Greater Manchester's pharmacies (GeoJSON) as the
+    /// registry, by a mapping with `kind = "registry"`: all 631 read; a GBP
+    /// stock feed of one of them takes its name, borough and coordinates.
+    @Test func nhsPharmaciesAsARegistryMapping() throws {
+        let stock = "APPID,NM,PRICE\n1714711000001106,Nutrison liquid 500 ml,485\n"
+        let (report, query, _) = try run(["gm_pharmacies.geojson": try RealData.bytes("nhs-pharmacies-gm/gm_pharmacies.geojson"),
+                                          "uk_FM664_2024-05-19.csv": Array(stock.utf8)],
+                                         mappings: ["nhs.mapping.toml": try Self.mapping("nhs-registry.mapping.toml"), "uk.mapping.toml": try Self.mapping("uk-stock.mapping.toml")],
+                                         currency: "GBP")
+        let registry = try feed(report, "gm_pharmacies.geojson")
+        #expect(registry.kind == "pharmacy_registry" && registry.adapter == "mapping:nhs")
+        #expect(registry.outcome == .loaded && registry.read == 631 && registry.accepted == 631)
+        #expect(try feed(report, "uk_FM664_2024-05-19.csv").outcome == .loaded)
+        #expect(query.rows("SELECT name, region, address, latitude, longitude, open_hours FROM pharmacies WHERE id = 'FM664'")
+                == [["A1 Pharmacy", "Bolton", "491 Radcliffe Road, Darcy Lever, Bolton BL3 1SX", "53.570812", "-2.394879", "08:30-13:00,14:00-17:30"]])
     }
 
     // MARK: The RFC 4180 suite and GTIN vectors

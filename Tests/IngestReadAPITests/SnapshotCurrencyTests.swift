@@ -10,28 +10,10 @@ import Testing
 /// keeps pence, rejects the euro feeds whole (`wrong_currency`, never
 /// converted), answers `£…`; a later night in another currency stops.
 @Suite struct SnapshotCurrencyTests {
-    static let mapping = """
-        [match]
-        filename = "uk_*.csv"
-        [format]
-        delimiter = ","
-        [missing_values]
-        price = ["0"]
-        [limits]
-        max_reject_rate = 50
-        [prices]
-        currency = "GBP"
-        price_unit = "minor"
-        includes_vat = true
-        [pharmacy]
-        id_from_filename = "uk_([A-Z0-9]+)_"
-        [export]
-        date_from_filename = "_([0-9-]{10})\\\\.csv$"
-        [columns]
-        aptcode = "APPID"
-        name = "NM"
-        price = "PRICE"
-        """
+    /// The GBP price list mapping the real-data tests use too.
+    static var mapping: String {
+        get throws { try String(contentsOfFile: "\(RepositoryFiles.root)/Tests/RealData/uk-stock.mapping.toml", encoding: .utf8) }
+    }
 
     static let feed = """
         APPID,NM,PRICE
@@ -50,7 +32,7 @@ import Testing
             try FileManager.default.copyItem(atPath: RepositoryFiles.feed(file), toPath: "\(feeds)/\(file)")
         }
         try FileManager.default.copyItem(atPath: "\(RepositoryFiles.mappingsDirectory)/zales24.mapping.toml", toPath: "\(mappings)/zales24.mapping.toml")
-        _ = temporary.write("mappings/uk.mapping.toml", text: Self.mapping)
+        _ = temporary.write("mappings/uk.mapping.toml", text: try Self.mapping)
         _ = temporary.write("feeds/uk_FA123_2024-05-19.csv", text: Self.feed)
         let snapshots = "\(temporary.path)/snapshots"
         var options = ImportOptions(feedsDirectory: feeds, snapshotsDirectory: snapshots, mappingsDirectory: mappings,

@@ -77,7 +77,12 @@ public struct MappedCSVStockAdapter: ChainFeedAdapter {
     }
 
     public func parse(_ file: FeedFile, into output: inout FeedOutput<StockOffer>) -> StockFeedHeader? {
-        let reader = read(file, into: &output, stopAfterFirstRecord: false)
+        parse(file, into: &output, rows: nil)
+    }
+
+    /// `rows` set: a registry or register mapping's records go there (`MappedRows`).
+    func parse(_ file: FeedFile, into output: inout FeedOutput<StockOffer>, rows: ((Int, MappedRecordReader) -> Void)?) -> StockFeedHeader? {
+        let reader = read(file, into: &output, stopAfterFirstRecord: false, rows: rows)
         if output.failure == nil, let problem = reader?.headerProblem { output.failure = problem }
         if output.failure == nil, reader?.header == nil, output.read == 0 {
             // An empty feed says nothing about its pharmacy; it cannot stand in for one.
@@ -89,8 +94,9 @@ public struct MappedCSVStockAdapter: ChainFeedAdapter {
     private struct StopReading: Error {}
 
     private func read(_ file: FeedFile, into output: inout FeedOutput<StockOffer>, stopAfterFirstRecord: Bool,
-                      router: ChainRouter? = nil) -> MappedRecordReader? {
+                      router: ChainRouter? = nil, rows: ((Int, MappedRecordReader) -> Void)? = nil) -> MappedRecordReader? {
         let records = MappedRecordReader(mapping: mapping, fileName: file.name, router: router)
+        records.rowSink = rows
         let hasHeader = settings.hasHeader
         let fields = CanonicalField.allCases
         // Column indexes of each canonical field (several when joined) and of

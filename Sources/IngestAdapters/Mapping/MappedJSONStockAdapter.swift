@@ -54,7 +54,13 @@ public struct MappedJSONStockAdapter: ChainFeedAdapter {
     }
 
     public func parse(_ file: FeedFile, into output: inout FeedOutput<StockOffer>) -> StockFeedHeader? {
+        parse(file, into: &output, rows: nil)
+    }
+
+    /// `rows` set: a registry or register mapping's records go there (`MappedRows`).
+    func parse(_ file: FeedFile, into output: inout FeedOutput<StockOffer>, rows: ((Int, MappedRecordReader) -> Void)?) -> StockFeedHeader? {
         let reader = MappedJSONReader(adapter: self, file: file.name, headerOnly: false)
+        reader.records.rowSink = rows
         reader.output = output
         reader.run(file)
         if reader.output.failure == nil, let problem = reader.records.headerProblem { reader.output.failure = problem }

@@ -41,6 +41,10 @@ final class MappedRecordReader {
     let router: ChainRouter?
     /// The currency of the feed (or chain part) the current record belongs to, once its header is known.
     private var feedCurrency: String?
+    /// Set for a registry or register mapping: each record not filtered out
+    /// goes here with its line (its fields read through `value`), never
+    /// becoming an offer.
+    var rowSink: ((Int, MappedRecordReader) -> Void)?
 
     init(mapping: StockFeedMapping, fileName: String, router: ChainRouter? = nil) {
         self.mapping = mapping
@@ -102,6 +106,13 @@ final class MappedRecordReader {
     func establishHeader(line: Int) {
         guard !headerSettled else { return }
         headerSettled = true
+        if rowSink != nil {
+            // A registry or register has no pharmacy or export of its own: the header only says a record came.
+            let date = mapping.dateFormat.parse(value(.exportedAt) ?? "", in: mapping.timeZone)
+            header = StockFeedHeader(pharmacyID: "", pharmacyName: nil, exportedAt: date ?? ExportTimestamp(epochSeconds: 0, utcOffsetSeconds: 0),
+                                     format: mapping.adapterName)
+            return
+        }
         switch recordHeader(line: line) {
         case .success(let header):
             pharmacyID = header.pharmacyID
@@ -140,6 +151,15 @@ final class MappedRecordReader {
     /// (a record without a pharmacy id stays in the file's own output).
     func read(line: Int, output: inout FeedOutput<StockOffer>) {
         applyMissingValues()
+        if let rowSink {
+            establishHeader(line: line)
+            if let reason = skipReason() {
+                output.reject(line: line, key: value(.id) ?? value(.packageCode) ?? "", reason: .filtered, message: reason)
+            } else {
+                rowSink(line, self)
+            }
+            return
+        }
         let aptcode = (value(.aptcode) ?? "").uppercasedCode
         guard let router else {
             establishHeader(line: line)

@@ -53,8 +53,14 @@ public struct MappedXMLStockAdapter: ChainFeedAdapter {
     }
 
     public func parse(_ file: FeedFile, into output: inout FeedOutput<StockOffer>) -> StockFeedHeader? {
+        parse(file, into: &output, rows: nil)
+    }
+
+    /// `rows` set: a registry or register mapping's records go there (`MappedRows`).
+    func parse(_ file: FeedFile, into output: inout FeedOutput<StockOffer>, rows: ((Int, MappedRecordReader) -> Void)?) -> StockFeedHeader? {
         let parser = StreamingXMLParser()
         let reader = MappedXMLReader(adapter: self, file: file.name, parser: parser, headerOnly: false)
+        reader.records.rowSink = rows
         reader.output = output
         do { try parser.parse(file, handler: reader) } catch { reader.output.failure = error }
         if reader.output.failure == nil, let problem = reader.records.headerProblem { reader.output.failure = problem }

@@ -92,18 +92,23 @@ public enum MappingLoader {
 
         /// The whole mapping, section by section.
         func mapping(name: String) throws(MappingError) -> StockFeedMapping {
-            try checkKnownKeys()
+            let kind = try mappingKind()
+            try checkKnownKeys(kind)
             let lists = try columnLists()
             var columns = try columns()
             let (layout, requiredColumns) = try layout(columns: columns)
             let glob = try fileNameGlob(layout: layout, requiredColumns: requiredColumns)
             let text = try textFormat()
-            let (currency, vatRate) = try prices(columns: &columns)
+            // A registry or register has no prices, and no pharmacy of its own.
+            let (currency, vatRate) = kind == .stock ? try prices(columns: &columns) : (.fixed("EUR"), nil)
+            let pharmacyID = kind == .stock ? try pharmacy(columns: columns) : .fixed("")
+            let exported = kind == .registry ? .fixed("") : try exportedAt(columns: columns)
             var mapping = StockFeedMapping(
                 name: name, file: file, fileNameGlob: glob, requiredColumns: requiredColumns, layout: layout,
                 encoding: text.encoding, decimalSeparator: text.decimal, dateFormat: text.dateFormat, timeZone: text.zone,
-                currency: currency, vatRate: vatRate, pharmacyID: try pharmacy(columns: columns), exportedAt: try exportedAt(columns: columns),
+                currency: currency, vatRate: vatRate, pharmacyID: pharmacyID, exportedAt: exported,
                 columns: columns)
+            mapping.kind = kind
             mapping.joinedColumns = lists.filter { $0.value.count > 1 }
             mapping.missingValues = try missingValues()
             mapping.skipWhen = try skipConditions()
@@ -222,14 +227,34 @@ public enum MappingLoader {
         }
 
         /// Every section and key is one this loader knows: a typo fails here.
-        private func checkKnownKeys() throws(MappingError) {
-            for key in table.keys {
-                guard let allowed = MappingLoader.sections[key] else {
-                    throw fail(key, "unknown section; known: \(MappingLoader.sections.keys.sorted().joined(separator: ", "))")
+        /// The top-level `kind`: `stock` (the default), `registry` (FEEDS.md §5) or `register` (§11).
+        private func mappingKind() throws(MappingError) -> MappingKind {
+            guard let value = table["kind"] else { return .stock }
+            guard let text = value.string, let kind = MappingKind(rawValue: text) else {
+                throw fail("kind", "must be \"stock\", \"registry\" or \"register\"")
+            }
+            return kind
+        }
+
+        private func checkKnownKeys(_ kind: MappingKind) throws(MappingError) {
+            let fields = Set(kind.fields.map(\.rawValue))
+            var sections = MappingLoader.sections
+            sections["columns"] = fields
+            sections["missing_values"] = fields
+            if kind != .stock {
+                // What a registry or register leaves out: prices, a pharmacy, and for a registry a date.
+                sections["prices"] = nil
+                sections["pharmacy"] = nil
+                if kind == .registry { sections["export"] = nil }
+            }
+            for key in table.keys where key != "kind" {
+                guard let allowed = sections[key] else {
+                    throw fail(key, "unknown section for a \(kind) mapping; known: \(sections.keys.sorted().joined(separator: ", "))")
                 }
                 guard let section = table[key]?.table else { throw fail(key, "must be a table") }
                 for inner in section.keys where !allowed.contains(inner) {
-                    let hint = key == "columns" || key == "missing_values" ? "not a canonical field; known: \(CanonicalField.allCases.map(\.rawValue).joined(separator: ", "))" : "unknown key"
+                    let hint = key == "columns" || key == "missing_values"
+                        ? "not a field of a \(kind) mapping; known: \(kind.fields.map(\.rawValue).joined(separator: ", "))" : "unknown key"
                     throw fail("\(key).\(inner)", hint)
                 }
             }
@@ -269,8 +294,9 @@ public enum MappingLoader {
                     throw fail("columns.\(key)", "must be a column name (at most \(MappingLoader.longestName) bytes), a 1-based column number, an XML path, or a list of them")
                 }
             }
-            for field in CanonicalField.required where columns[field] == nil {
-                throw fail("columns.\(field.rawValue)", "missing: every stock record needs \(field.rawValue)")
+            let kind = try mappingKind()
+            for field in kind.required where columns[field] == nil {
+                throw fail("columns.\(field.rawValue)", "missing: every \(kind) record needs \(field.rawValue)")
             }
             return columns
         }
@@ -300,8 +326,9 @@ public enum MappingLoader {
                 }
                 columns[CanonicalField(rawValue: key)!] = keys
             }
-            for field in CanonicalField.required where columns[field] == nil {
-                throw fail("columns.\(field.rawValue)", "missing: every stock record needs \(field.rawValue)")
+            let kind = try mappingKind()
+            for field in kind.required where columns[field] == nil {
+                throw fail("columns.\(field.rawValue)", "missing: every \(kind) record needs \(field.rawValue)")
             }
             return columns
         }

@@ -60,6 +60,8 @@ public struct StockFeedMapping: Sendable {
     /// own export date, and a pharmacy's part takes its latest; else rows of
     /// one pharmacy with different dates reject the part `mixed_export_dates`.
     public var exportDatePerRow = false
+    /// What the mapped file is: stock (the default), a pharmacy registry or a medicine register.
+    public var kind = MappingKind.stock
     /// `[prices] price_unit = "minor"`: prices are written in cents, pence, öre.
     public var pricesInMinorUnits = false
 

@@ -71,13 +71,23 @@ public struct MedicineRegisterAdapter: FeedAdapter {
             values[column] = text.trimmed
         }
         let code = values["package_code"] ?? ""
-        func reject(_ reason: RejectReason, _ field: String, _ message: String) {
-            output.reject(line: row.line, key: code, reason: reason, message: message, field: field)
-        }
         guard row.count == headerCount else {
-            return reject(.badFieldCount, "row", "row has \(row.count) fields, the header has \(headerCount)")
+            return output.reject(line: row.line, key: code, reason: .badFieldCount, message: "row has \(row.count) fields, the header has \(headerCount)", field: "row")
         }
-        if let undecodable { return reject(.badEncoding, undecodable, "\(undecodable) is not UTF-8 text") }
+        if let undecodable {
+            return output.reject(line: row.line, key: code, reason: .badEncoding, message: "\(undecodable) is not UTF-8 text", field: undecodable)
+        }
+        Self.read(values, line: row.line, seen: &seen, into: &output)
+    }
+
+    /// One row's values (trimmed, by the field names of FEEDS.md §11) as a
+    /// record or a reject: the rules every register follows, this CSV or a
+    /// mapped one (`kind = "register"`).
+    static func read(_ values: [String: String], line: Int, seen: inout Set<String>, into output: inout FeedOutput<MedicinePackage>) {
+        let code = values["package_code"] ?? ""
+        func reject(_ reason: RejectReason, _ field: String, _ message: String) {
+            output.reject(line: line, key: code, reason: reason, message: message, field: field)
+        }
         guard PackageCode.isValid(code) else {
             return reject(.badPackageCode, "package_code", "package code '\(code)' is not 7 digits with a valid check digit")
         }
@@ -102,7 +112,7 @@ public struct MedicineRegisterAdapter: FeedAdapter {
         output.accept(MedicinePackage(
             packageCode: code, name: name, form: optional("form"), strength: optional("strength"), packSize: optional("pack_size"),
             atc: atc, activeSubstance: optional("active_substance"), leafletURL: optional("leaflet_url"), spcURL: optional("spc_url"),
-            prescription: prescription, line: row.line))
+            prescription: prescription, line: line))
     }
 }
 

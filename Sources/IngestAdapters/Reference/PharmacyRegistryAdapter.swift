@@ -59,11 +59,19 @@ public struct PharmacyRegistryAdapter: FeedAdapter {
             // The id still names the row when it is the readable part.
             return output.reject(line: row.line, key: id, reason: .badEncoding, message: "\(undecodable) is not UTF-8 text", field: undecodable)
         }
-        func reject(_ reason: RejectReason, _ field: String, _ message: String) {
-            output.reject(line: row.line, key: id, reason: reason, message: message, field: field)
-        }
         guard row.fields.count == columns.count else {
-            return reject(.badFieldCount, "row", "row has \(row.fields.count) fields, the header has \(columns.count)")
+            return output.reject(line: row.line, key: id, reason: .badFieldCount, message: "row has \(row.fields.count) fields, the header has \(columns.count)", field: "row")
+        }
+        Self.read(values, line: row.line, seen: &seen, into: &output)
+    }
+
+    /// One row's values (trimmed, by the field names of FEEDS.md §5) as a
+    /// record or a reject: the rules every registry follows, this CSV or a
+    /// mapped one (`kind = "registry"`).
+    static func read(_ values: [String: String], line: Int, seen: inout Set<String>, into output: inout FeedOutput<PharmacyRecord>) {
+        let id = values["id"] ?? ""
+        func reject(_ reason: RejectReason, _ field: String, _ message: String) {
+            output.reject(line: line, key: id, reason: reason, message: message, field: field)
         }
         guard !id.isEmpty else { return reject(.missingField, "id", "id is empty") }
         guard let name = values["name"], !name.isEmpty else { return reject(.missingField, "name", "name is empty") }
@@ -80,7 +88,7 @@ public struct PharmacyRegistryAdapter: FeedAdapter {
         output.accept(PharmacyRecord(
             id: id, name: name, chainID: optional("chain_id"), region: optional("region"),
             address: optional("address"), phone: optional("phone"), openHours: optional("open_hours"),
-            latitude: latitude, longitude: longitude, line: row.line))
+            latitude: latitude, longitude: longitude, line: line))
     }
 
     /// Decimal-point degrees; nothing Double would also read (`nan`, `1e3`, hex).
