@@ -54,6 +54,12 @@ struct ImportCommand: ParsableCommand {
     @Option(name: .long, help: "Quality gate: pharmacies may fall by at most this many percent against current.")
     var maxPharmacyDrop = 10
 
+    @Option(name: .long, help: "Quality gate: pharmacies may rise by at most this many percent against current (a rise of 5 or fewer always passes).")
+    var maxPharmacyRise = 50
+
+    @Option(name: .long, help: "Quality gate: pharmacies the registry does not know may rise by at most this many percent of current's pharmacies (5 or fewer always pass).")
+    var maxUnregisteredRise = 10
+
     @Option(name: .long, help: "A stock feed rejecting more than this percent of its records is rejected whole (default 5; a mapping's [limits] max_reject_rate sets its own unless this is given).")
     var maxRejectRate: Int?
 
@@ -104,6 +110,9 @@ struct ImportCommand: ParsableCommand {
         where !(0...100).contains(value) {
             throw ValidationError("\(name) is a percentage from 0 to 100")
         }
+        for (name, value) in [("--max-pharmacy-rise", maxPharmacyRise), ("--max-unregistered-rise", maxUnregisteredRise)] where value < 0 {
+            throw ValidationError("\(name) is a percentage, 0 or more")
+        }
         guard feedTimeout > 0 else { throw ValidationError("--feed-timeout is a number of seconds above 0") }
         guard maxStaleDays >= 0 else { throw ValidationError("--max-stale-days cannot be negative") }
         guard maxPriceRatio == 0 || maxPriceRatio > 1 else { throw ValidationError("--max-price-ratio is a factor above 1 (or 0 to switch the check off)") }
@@ -124,6 +133,8 @@ struct ImportCommand: ParsableCommand {
         options.gates = QualityGates(maxOfferDropPercent: maxOfferDrop, maxPharmacyDropPercent: maxPharmacyDrop,
                                      maxRejectRatePercent: maxRejectRate ?? 5)
         options.gates.rejectRateFromCommandLine = maxRejectRate != nil
+        options.gates.maxPharmacyRisePercent = maxPharmacyRise
+        options.gates.maxUnregisteredRisePercent = maxUnregisteredRise
         options.force = force
         options.maxStaleDays = maxStaleDays
         options.feedTimeout = feedTimeout

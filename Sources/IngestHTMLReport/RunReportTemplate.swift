@@ -69,10 +69,10 @@ line.limit { stroke: #1d2327; stroke-width: 2; }
 <h2 id="gates">Quality gates</h2>
 <p>{{gatesNote}}</p>
 {{#hasGates}}<table>
-<thead><tr><th>gate</th><th class="num">current</th><th class="num">new</th><th class="num">fall</th><th class="num">limit</th><th class="num">margin</th><th>fall against limit</th><th>verdict</th></tr></thead>
+<thead><tr><th>gate</th><th class="num">current</th><th class="num">new</th><th class="num">fall (rise)</th><th class="num">limit</th><th class="num">margin</th><th>fall (rise) against limit</th><th>verdict</th></tr></thead>
 <tbody>
 {{#gates}}<tr data-gate="{{gate}}"><td>{{gate}}</td><td class="num">{{current}}</td><td class="num">{{new}}</td><td class="num">{{drop}}</td><td class="num">{{limit}} %</td><td class="num">{{margin}}</td>
-<td><svg width="204" height="14" role="img" aria-label="fall {{drop}} against a limit of {{limit}} %"><rect class="track" x="2" y="2" width="200" height="10"/><rect class="drop{{^passed}} failed{{/passed}}" x="2" y="2" width="{{dropWidth}}" height="10"/><line class="limit" x1="{{limitX}}" x2="{{limitX}}" y1="0" y2="14" transform="translate(2,0)"/></svg></td>
+<td><svg width="204" height="14" role="img" aria-label="change {{drop}} against a limit of {{limit}} %"><rect class="track" x="2" y="2" width="200" height="10"/><rect class="drop{{^passed}} failed{{/passed}}" x="2" y="2" width="{{dropWidth}}" height="10"/><line class="limit" x1="{{limitX}}" x2="{{limitX}}" y1="0" y2="14" transform="translate(2,0)"/></svg></td>
 <td class="{{status}}">{{status}}</td></tr>
 {{/gates}}</tbody></table>{{/hasGates}}
 {{#hasChecks}}<h3>Checks against current</h3>

@@ -226,9 +226,11 @@ public final class ImportRun {
         clock.lap("search index checked")
         report.rowCounts = try writer.rowCounts()
         report.pharmacyPositions = try PharmacyPosition.read(from: writer.database)
+        // Pharmacies the registry does not know are written with region UNKNOWN.
+        let unregistered = Int(try writer.database.scalarInt("SELECT count(*) FROM pharmacies WHERE region = 'UNKNOWN'") ?? 0)
         try writer.close()
         report.sortForReading()
-        judge(&report, previous: previous)
+        judge(&report, previous: previous, unregistered: unregistered)
         // Every run that has a baseline says what it changes: the dry run's
         // report and every HTML report show it.
         if let previous {
@@ -270,7 +272,7 @@ public final class ImportRun {
 
     /// The quality gates: an empty result never publishes; a fall against
     /// current beyond the limits publishes only with --force.
-    private func judge(_ report: inout RunReport, previous: PreviousSnapshot?) {
+    private func judge(_ report: inout RunReport, previous: PreviousSnapshot?, unregistered: Int) {
         if report.rowCounts["offers", default: 0] == 0 {
             report.blocked = .emptyResult
             return
@@ -279,6 +281,9 @@ public final class ImportRun {
         report.gates = options.gates.measure(
             newOffers: report.rowCounts["offers", default: 0], newPharmacies: report.rowCounts["pharmacies", default: 0],
             currentOffers: previous.offerCount, currentPharmacies: previous.pharmacies.count)
+        report.gates += options.gates.measureRises(
+            newPharmacies: report.rowCounts["pharmacies", default: 0], currentPharmacies: previous.pharmacies.count,
+            newUnregistered: unregistered, currentUnregistered: previous.pharmacies.values.filter { $0.region == "UNKNOWN" }.count)
         let failures = report.gates.filter { !$0.passed }.map(\.failure)
         guard !failures.isEmpty else { return }
         if options.force {

@@ -13,6 +13,16 @@ public struct QualityGates: Sendable, Equatable {
     /// True when the command line set `maxRejectRatePercent`: it then wins
     /// over a mapping's own `[limits] max_reject_rate`.
     public var rejectRateFromCommandLine = false
+    /// Pharmacies may rise by at most this much against current (FEEDS.md
+    /// §12): a chain file with its columns swapped once brought 176 phantom
+    /// pharmacies to a deployment of 20, and gates on falls alone let it pass.
+    public var maxPharmacyRisePercent = 50
+    /// Pharmacies the registry does not know may rise by at most this share
+    /// of current's pharmacies.
+    public var maxUnregisteredRisePercent = 10
+    /// A rise of this many pharmacies or fewer never fails a rise gate: on a
+    /// small deployment, one new pharmacy is a large percentage and no fault.
+    public static let riseFloor = 5
 
     public init(maxOfferDropPercent: Int = 20, maxPharmacyDropPercent: Int = 10, maxRejectRatePercent: Int = 5) {
         self.maxOfferDropPercent = maxOfferDropPercent
@@ -30,7 +40,14 @@ public struct QualityGates: Sendable, Equatable {
         public var limitPercent: Int
 
         public var description: String {
-            "gate \(gate): \(current) → \(new), a fall of \(dropPercent) % (at most \(limitPercent) % allowed)"
+            switch gate {
+            case "pharmacies_rise":
+                "gate \(gate): \(current) → \(new), a rise of \(dropPercent) % (at most \(limitPercent) % allowed, --max-pharmacy-rise)"
+            case "unregistered_pharmacies":
+                "gate \(gate): \(current) → \(new) pharmacies not in the registry, a rise of \(dropPercent) % of current's pharmacies (at most \(limitPercent) % allowed, --max-unregistered-rise)"
+            default:
+                "gate \(gate): \(current) → \(new), a fall of \(dropPercent) % (at most \(limitPercent) % allowed)"
+            }
         }
     }
 
@@ -40,7 +57,8 @@ public struct QualityGates: Sendable, Equatable {
         public var gate: String
         public var current: Int
         public var new: Int
-        /// The fall in tenths of a percent, rounded half up; 0 when the count rose.
+        /// The fall in tenths of a percent, rounded half up; 0 when the count
+        /// rose. For the rise gates (`pharmacies_rise`, `unregistered_pharmacies`), the rise.
         public var dropTenths: Int
         public var limitPercent: Int
         public var passed: Bool
@@ -66,6 +84,21 @@ public struct QualityGates: Sendable, Equatable {
         }
         return [measure("offers", currentOffers, newOffers, maxOfferDropPercent),
                 measure("pharmacies", currentPharmacies, newPharmacies, maxPharmacyDropPercent)].compactMap { $0 }
+    }
+
+    /// The rise gates: pharmacies against current's, and pharmacies the
+    /// registry does not know against current's such ones, as a share of
+    /// current's pharmacies. A rise of `riseFloor` or fewer always passes.
+    public func measureRises(newPharmacies: Int, currentPharmacies: Int, newUnregistered: Int, currentUnregistered: Int) -> [Measure] {
+        guard currentPharmacies > 0 else { return [] }
+        func measure(_ gate: String, _ current: Int, _ new: Int, _ limit: Int) -> Measure {
+            let rise = max(0, new - current)
+            let tenths = Int(HalfUpRounding.divide(Int128(rise) * 1000, by: Int128(currentPharmacies)))
+            return Measure(gate: gate, current: current, new: new, dropTenths: tenths, limitPercent: limit,
+                           passed: rise <= Self.riseFloor || rise * 100 <= limit * currentPharmacies)
+        }
+        return [measure("pharmacies_rise", currentPharmacies, newPharmacies, maxPharmacyRisePercent),
+                measure("unregistered_pharmacies", currentUnregistered, newUnregistered, maxUnregisteredRisePercent)]
     }
 
     /// The reject-rate limit for a feed whose adapter has `own` (a mapping's).
