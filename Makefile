@@ -117,10 +117,10 @@ bench-parsers: setup
 # libFuzzer over every parser (Fuzz/ is a package of its own, built with
 # -sanitize=fuzzer,address). `make fuzz` runs each target FUZZ_SECONDS;
 # `make fuzz-smoke` (part of `make test`) runs each briefly over its corpus.
-FUZZ_TARGETS := rax noom csv xml registry reimbursement diagnosis atc icd10 gs1 register chain
+FUZZ_TARGETS := rax noom csv xml registry reimbursement diagnosis atc icd10 gs1 register chain json jsonl fixed
 FUZZ_SECONDS ?= 60
 FUZZ_BIN := Fuzz/.build/debug/IngestFuzz
-FUZZ_ENV := SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=detect_leaks=0 INGEST_FUZZ_CSV_MAPPING=Fuzz/mappings/csv.mapping.toml INGEST_FUZZ_XML_MAPPING=Fuzz/mappings/xml.mapping.toml
+FUZZ_ENV := SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=detect_leaks=0 INGEST_FUZZ_CSV_MAPPING=Fuzz/mappings/csv.mapping.toml INGEST_FUZZ_XML_MAPPING=Fuzz/mappings/xml.mapping.toml INGEST_FUZZ_MAPPINGS=Fuzz/mappings
 
 fuzz-build: setup
 	$(SWIFT) build --package-path Fuzz -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library

@@ -13,7 +13,7 @@ struct GeneratorOptions: ParsableArguments {
     @Option(name: .long, help: "Seed: the same options and seed give byte-identical feeds.")
     var seed: UInt64 = 1
 
-    @Option(name: .long, help: "Stock feed formats, comma-separated: rax, noom, csv, chain (many pharmacies in one shuffled CSV file).")
+    @Option(name: .long, help: "Stock feed formats, comma-separated: rax, noom, csv, chain (many pharmacies in one shuffled CSV file), json, fixed (fixed-width lines).")
     var formats = "rax,noom,csv"
 
     @Option(name: .long, help: "Share of records written with a fault, 0 to 1 (0: a clean folder).")
@@ -44,7 +44,7 @@ struct GeneratorOptions: ParsableArguments {
         let names = formats.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
         let parsed = names.compactMap(GeneratedFormat.init(rawValue:))
         guard !parsed.isEmpty, parsed.count == names.count else {
-            throw ValidationError("--formats takes rax, noom, csv and chain, comma-separated; got '\(formats)'")
+            throw ValidationError("--formats takes rax, noom, csv, chain, json and fixed, comma-separated; got '\(formats)'")
         }
         return parsed
     }

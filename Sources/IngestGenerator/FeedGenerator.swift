@@ -73,6 +73,12 @@ public struct FeedGenerator: Sendable {
         if options.formats.contains(.csv) || options.formats.contains(.chain) {
             try Data(StockFeedWriter.mapping.utf8).write(to: URL(fileURLWithPath: "\(mappings)/generated_chain.mapping.toml"))
         }
+        if options.formats.contains(.json) {
+            try Data(StockFeedWriter.jsonMapping.utf8).write(to: URL(fileURLWithPath: "\(mappings)/generated_json.mapping.toml"))
+        }
+        if options.formats.contains(.fixed) {
+            try Data(StockFeedWriter.fixedMapping.utf8).write(to: URL(fileURLWithPath: "\(mappings)/generated_fixed.mapping.toml"))
+        }
 
         let catalog = GeneratedCatalog(items: options.items, seed: options.seed)
         var truth = GroundTruth(seed: options.seed, pharmacies: options.pharmacies, items: options.items, badRate: options.badRate,
@@ -161,6 +167,7 @@ public struct FeedGenerator: Sendable {
             case (.noom, 1): whole = .malformed
             case (.noom, 2): whole = .unsafe
             case (.csv, 0): whole = .renamedHeader
+            case (.json, 0): whole = .truncatedJSON
             default: whole = nil
             }
         }

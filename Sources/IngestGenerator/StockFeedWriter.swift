@@ -6,6 +6,10 @@ public enum GeneratedFormat: String, Sendable, CaseIterable {
     case rax, noom, csv
     /// A chain's export: many pharmacies' rows in one mapped CSV file, shuffled.
     case chain
+    /// One pharmacy's export as a JSON document, read by a mapping (FEEDS.md §12).
+    case json
+    /// One pharmacy's export as fixed-width lines, read by a mapping (FEEDS.md §12).
+    case fixed
 }
 
 /// A well-formed feed with wrong data (issue 22), for a later night whose
@@ -53,7 +57,7 @@ public struct StockFeedWriter: Sendable {
     }
 
     /// Faults that break the whole feed.
-    enum WholeFault { case truncated, unsupportedVersion, summaryMismatch, malformed, unsafe, renamedHeader }
+    enum WholeFault { case truncated, unsupportedVersion, summaryMismatch, malformed, unsafe, renamedHeader, truncatedJSON }
 
     /// How a later night differs from the first: its export is `daysLater`
     /// days on, some prices drift, and one wrong-data fault may be injected.
@@ -112,6 +116,8 @@ public struct StockFeedWriter: Sendable {
         case .rax: return String(format: "rax_%@_%04d%02d%02d%02d%02d.txt", pharmacyID, t.year, t.month, t.day, t.hour, t.minute)
         case .noom: return String(format: "noom_%@_%04d%02d%02d.xml", pharmacyID, t.year, t.month, t.day)
         case .csv: return String(format: "chain_%@_%04d-%02d-%02d.csv", pharmacyID, t.year, t.month, t.day)
+        case .json: return String(format: "shop_%@_%04d%02d%02d.json", pharmacyID, t.year, t.month, t.day)
+        case .fixed: return String(format: "mainframe_%@_%04d%02d%02d%02d%02d.txt", pharmacyID, t.year, t.month, t.day, t.hour, t.minute)
         case .chain: preconditionFailure("a chain pharmacy's rows are written by ChainFeedWriter")
         }
     }
@@ -119,7 +125,7 @@ public struct StockFeedWriter: Sendable {
     private var allowedFaults: [Fault] {
         switch format {
         case .rax: return raxVersion == "3.1" ? Fault.allCases.filter { $0 != .badPackageCode } : Fault.allCases
-        case .noom: return Fault.allCases.filter { $0 != .badFieldCount }
+        case .noom, .json, .fixed: return Fault.allCases.filter { $0 != .badFieldCount }
         case .csv, .chain: return Fault.allCases
         }
     }
@@ -163,6 +169,8 @@ public struct StockFeedWriter: Sendable {
         case .rax: try writeRAX(lines, into: &sink, truth: &truth)
         case .noom: writeNoom(lines, into: &sink, truth: &truth)
         case .csv: writeCSV(lines, into: &sink, truth: &truth)
+        case .json: writeJSON(lines, into: &sink, truth: &truth)
+        case .fixed: writeFixed(lines, into: &sink, truth: &truth)
         case .chain: preconditionFailure("a chain pharmacy's rows are written by ChainFeedWriter")
         }
         if let reason = night.wrongData?.reason { truth.rejectWhole(reason) }
@@ -173,6 +181,8 @@ public struct StockFeedWriter: Sendable {
         case .malformed?: truth.rejectWhole("malformed_xml")
         case .unsafe?: truth.rejectWhole("unsafe_xml")
         case .renamedHeader?: truth.rejectWhole("bad_header")
+        case .truncatedJSON?:
+            if truth.read > 0, truth.rejected * 100 > maxRejectRate * truth.read { truth.rejectWhole("reject_rate_exceeded") }
         case nil where night.wrongData?.reason == nil:
             if truth.read > 0, truth.rejected * 100 > maxRejectRate * truth.read { truth.rejectWhole("reject_rate_exceeded") }
         case nil: break
@@ -259,6 +269,131 @@ public struct StockFeedWriter: Sendable {
             return
         }
         sink.append("  </items>\n  <summary itemCount=\"\(wholeFault == .summaryMismatch ? lines.count + 1 : lines.count)\"/>\n</stockExport>\n")
+    }
+
+    // MARK: Mapped JSON
+
+    /// `{"pharmacy": …, "exported": …, "items": [{…}, …]}`, the prices as
+    /// JSON numbers. A truncated file (`truncatedJSON`) keeps the records
+    /// before the break; the rest is one `malformed_json` reject.
+    private func writeJSON(_ lines: [Line], into sink: inout ByteSink, truth: inout GroundTruth.Feed) {
+        let t = exportParts
+        func string(_ text: String) -> String {
+            "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+        }
+        sink.append(String(format: "{\"pharmacy\": %@, \"name\": %@, \"exported\": \"%04d-%02d-%02d %02d:%02d\",\n \"items\": [\n",
+                           string(pharmacyID), string(pharmacyName), t.year, t.month, t.day, t.hour, t.minute))
+        let first = lines[0].item.aptcode
+        let cut = wholeFault == .truncatedJSON ? lines.count / 2 : lines.count
+        for (number, line) in lines.prefix(cut).enumerated() {
+            let item = line.item
+            var fields = ["\"code\": " + string(line.fault == .duplicateKey ? first : item.aptcode)]
+            if let package = item.packageCode { fields.append("\"package\": " + string(line.fault == .badPackageCode ? badPackage(package) : package)) }
+            fields.append("\"gtin\": " + string(line.fault == .badGTIN ? badGTIN(item.gtin) : item.gtin))
+            if line.fault != .missingName { fields.append("\"name\": " + string(item.name)) } else { fields.append("\"name\": null") }
+            fields.append("\"maker\": {\"name\": " + string(item.producer) + "}")
+            if let atc = item.atc { fields.append("\"atc\": " + string(atc)) }
+            fields.append("\"price\": " + (line.fault == .badPrice ? "\"1.234,00\"" : euros(line.cents, separator: ".")))
+            fields.append("\"stock\": \(line.fault == .badQuantity ? -2 : line.quantity)")
+            sink.append((number == 0 ? "  {" : ",\n  {") + fields.joined(separator: ", ") + "}")
+            count(line, &truth)
+        }
+        if wholeFault == .truncatedJSON {
+            sink.append(",\n  {\"code\": \"CUT\", \"name\": \"cut off he")
+            truth.reject("malformed_json")
+            return
+        }
+        sink.append("\n]}\n")
+    }
+
+    /// The mapping of the generated `shop_*.json` feeds.
+    public static let jsonMapping = """
+    # Written by `ingest generate` for its shop_*.json stock feeds (FEEDS.md §12).
+    [match]
+    filename = "shop_*.json"
+
+    [format]
+    type = "json"
+    record = "/items"
+    date_format = "yyyy-MM-dd HH:mm"
+
+    [prices]
+    currency = "EUR"
+    includes_vat = true
+
+    [columns]
+    pharmacy_id = "$/pharmacy"
+    pharmacy_name = "$/name"
+    exported_at = "$/exported"
+    aptcode = "/code"
+    package_code = "/package"
+    gtin = "/gtin"
+    name = "/name"
+    producer = "/maker/name"
+    atc = "/atc"
+    price = "/price"
+    quantity = "/stock"
+
+    """
+
+    // MARK: Mapped fixed width
+
+    /// Each field's character range, 1-based and inclusive, as `fixedMapping` reads them.
+    static let fixedColumns: [(field: String, first: Int, last: Int)] = [
+        ("aptcode", 1, 12), ("package_code", 13, 20), ("gtin", 21, 34), ("name", 35, 94), ("producer", 95, 134),
+        ("atc", 135, 142), ("price", 143, 154), ("quantity", 155, 164),
+    ]
+
+    /// A title line, then one record a line, each field padded to its range
+    /// (prices right-aligned, as such exports do); UTF-8, LF.
+    private func writeFixed(_ lines: [Line], into sink: inout ByteSink, truth: inout GroundTruth.Feed) {
+        sink.append("STOCK \(pharmacyID) \(pharmacyName)\n")
+        let first = lines[0].item.aptcode
+        for line in lines {
+            let item = line.item
+            let values = [line.fault == .duplicateKey ? first : item.aptcode,
+                          line.fault == .badPackageCode ? badPackage(item.packageCode) : item.packageCode ?? "",
+                          line.fault == .badGTIN ? badGTIN(item.gtin) : item.gtin,
+                          line.fault == .missingName ? "" : item.name, item.producer, item.atc ?? "",
+                          line.fault == .badPrice ? "1.234,00" : euros(line.cents, separator: "."),
+                          String(line.fault == .badQuantity ? -2 : line.quantity)]
+            var text = ""
+            for (index, column) in Self.fixedColumns.enumerated() {
+                let width = column.last - column.first + 1
+                let value = String(values[index].unicodeScalars.prefix(width).map(Character.init))
+                let padding = String(repeating: " ", count: width - value.unicodeScalars.count)
+                text += index >= 6 ? padding + value : value + padding
+            }
+            sink.append(text + "\n")
+            count(line, &truth)
+        }
+    }
+
+    /// The mapping of the generated `mainframe_*.txt` feeds.
+    public static var fixedMapping: String {
+        """
+        # Written by `ingest generate` for its mainframe_*.txt stock feeds (FEEDS.md §12).
+        [match]
+        filename = "mainframe_*.txt"
+
+        [format]
+        type = "fixed"
+        header = 1
+        date_format = "yyyyMMddHHmm"
+
+        [prices]
+        currency = "EUR"
+        includes_vat = true
+
+        [pharmacy]
+        id_from_filename = '^mainframe_([A-Za-z0-9]+)_'
+
+        [export]
+        date_from_filename = '_([0-9]{12})\\.txt$'
+
+        [columns]
+
+        """ + fixedColumns.map { "\($0.field) = [\($0.first), \($0.last)]" }.joined(separator: "\n") + "\n"
     }
 
     // MARK: Mapped CSV

@@ -75,6 +75,24 @@ import Testing
         #expect(report.rowCounts["pharmacies"] == 8) // 11, less the three Noom feeds broken whole
     }
 
+    /// JSON and fixed-width feeds (FEEDS.md §12) with faults, one JSON feed
+    /// cut short: the import counts every record as the generator wrote it.
+    @Test func jsonAndFixedWidthFeedsMatchTheGroundTruth() throws {
+        let temporary = TemporaryDirectory()
+        var world = options(pharmacies: 9, items: 90, badRate: 0.03)
+        world.formats = [.noom, .json, .fixed]
+        let truth = try FeedGenerator(options: world).generate(into: temporary.path)
+        let feeds = try FileManager.default.contentsOfDirectory(atPath: "\(temporary.path)/feeds")
+        #expect(feeds.filter { $0.hasPrefix("shop_") }.count == 2 && feeds.filter { $0.hasPrefix("mainframe_") }.count == 2)
+        let reasons = Set(truth.feeds.values.flatMap(\.rejectsByReason.keys))
+        #expect(reasons.isSuperset(of: ["malformed_json", "bad_quantity", "bad_price", "bad_gtin_check_digit"]), "\(reasons)")
+        let run = ImportRun(options: ImportOptions(feedsDirectory: "\(temporary.path)/feeds", snapshotsDirectory: "\(temporary.path)/snapshots",
+                                                   mappingsDirectory: "\(temporary.path)/mappings", parseThreads: 2))
+        let report = try run.run()
+        let manifest = try SnapshotDirectory(path: "\(temporary.path)/snapshots").readManifest(try #require(report.publishedVersion))
+        try expectManifest(manifest, matches: truth)
+    }
+
     @Test func theSameSeedGivesByteIdenticalFeeds() throws {
         let a = TemporaryDirectory()
         let b = TemporaryDirectory()

@@ -8,7 +8,7 @@ import IngestCore
 /// sanitizer report" it checks the invariant every adapter promises:
 /// read = accepted + rejected.
 enum FuzzTarget: String, CaseIterable {
-    case rax, noom, csv, xml, registry, reimbursement, diagnosis, atc, icd10, gs1, register, chain
+    case rax, noom, csv, xml, registry, reimbursement, diagnosis, atc, icd10, gs1, register, chain, json, jsonl, fixed
 }
 
 private let target = FuzzTarget(rawValue: ProcessInfo.processInfo.environment["INGEST_FUZZ_TARGET"] ?? "") ?? {
@@ -17,6 +17,10 @@ private let target = FuzzTarget(rawValue: ProcessInfo.processInfo.environment["I
 private let scratch = NSTemporaryDirectory() + "ingest-fuzz-\(getpid())"
 private let csvMapping = try! MappingLoader.load(path: ProcessInfo.processInfo.environment["INGEST_FUZZ_CSV_MAPPING"] ?? "mappings/csv.mapping.toml")
 private let xmlMapping = try! MappingLoader.load(path: ProcessInfo.processInfo.environment["INGEST_FUZZ_XML_MAPPING"] ?? "mappings/xml.mapping.toml")
+/// The mapping of the json, jsonl or fixed target, from `Fuzz/mappings/<target>.mapping.toml`.
+private let ownMapping: StockFeedMapping? = [.json, .jsonl, .fixed].contains(target)
+    ? try! MappingLoader.load(path: (ProcessInfo.processInfo.environment["INGEST_FUZZ_MAPPINGS"] ?? "mappings") + "/\(target.rawValue).mapping.toml")
+    : nil
 
 private func check<Record>(_ output: FeedOutput<Record>) {
     precondition(output.read == output.accepted + output.rejected, "read \(output.read) != accepted \(output.accepted) + rejected \(output.rejected)")
@@ -52,7 +56,7 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         }
     }
     /// A chain file split by pharmacy: every row ends in one part or in the file's own output, and each part replays whole.
-    func chain(_ adapter: MappedCSVStockAdapter) {
+    func chain(_ adapter: some ChainFeedAdapter) {
         let router = ChainRouter(file: "fuzz", spillPrefix: scratch + ".part-")
         let rest = adapter.split(file, into: router)
         check(rest)
@@ -75,6 +79,15 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     case .gs1: parse(GS1DatasheetAdapter())
     case .register: parse(MedicineRegisterAdapter())
     case .chain: chain(MappedCSVStockAdapter(mapping: csvMapping))
+    case .json: stock(MappedJSONStockAdapter(mapping: ownMapping!))
+    case .jsonl:
+        let adapter = MappedJSONStockAdapter(mapping: ownMapping!)
+        stock(adapter)
+        chain(adapter)
+    case .fixed:
+        let adapter = MappedCSVStockAdapter(mapping: ownMapping!)
+        stock(adapter)
+        chain(adapter)
     case .diagnosis: break
     }
     return 0

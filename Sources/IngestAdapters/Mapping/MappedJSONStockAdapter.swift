@@ -32,8 +32,9 @@ public struct MappedJSONStockAdapter: ChainFeedAdapter {
         return fnmatch(glob, file.name, 0) == 0
     }
 
+    /// A pointer from each record makes a chain file; one from the root (`$/pharmacy`) names the one pharmacy of the document.
     public var pharmacyPerRecord: Bool {
-        if case .column = mapping.pharmacyID { return true }
+        if case .column(let pointer) = mapping.pharmacyID { return !pointer.hasPrefix("$") }
         return false
     }
 
