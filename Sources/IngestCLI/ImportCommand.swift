@@ -243,6 +243,7 @@ struct ImportCommand: ParsableCommand {
             case .currentUnreadable: return .integrityFailure
             }
         case is SnapshotLock.Held: return .locked
+        case is Quarantine.QuarantineUnreadable: return .integrityFailure
         case is SnapshotPublisher.IntegrityFailure: return .integrityFailure
         case let error as POSIXFailure:
             return error.isCannotCreate ? .cannotWrite : .ioError

@@ -11,7 +11,7 @@ struct IngestCommand: ParsableCommand {
         abstract: "Import pharmacy stock feeds and reference data into a versioned SQLite snapshot.",
         discussion: ExitStatus.helpText,
         version: importerVersion,
-        subcommands: [ImportCommand.self, SnapshotsCommand.self, AdaptersCommand.self, CheckCommand.self, GenerateCommand.self, TestDatabaseCommand.self],
+        subcommands: [ImportCommand.self, SnapshotsCommand.self, QuarantineCommand.self, AdaptersCommand.self, CheckCommand.self, GenerateCommand.self, TestDatabaseCommand.self],
         defaultSubcommand: ImportCommand.self
     )
 }

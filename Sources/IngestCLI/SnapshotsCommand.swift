@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import IngestAdapters
 import IngestPipeline
 import IngestSnapshot
 
@@ -133,6 +134,8 @@ struct SnapshotsCommand: ParsableCommand {
             abstract: "Point current at an earlier version (atomic switch), once its file matches its manifest's SHA-256 and passes quick_check.",
             discussion: ExitStatus.helpText(exitCodes))
         @OptionGroup var location: Location
+        @Flag(name: .long, help: "Also quarantine the feeds the versions rolled back loaded (and the version kept did not), so the next night does not load them again.")
+        var quarantine = false
         @Argument(help: "The version to make current.")
         var version: String
 
@@ -141,6 +144,8 @@ struct SnapshotsCommand: ParsableCommand {
         /// `current` points at it; any failure exits 70 and changes nothing.
         func run() throws {
             let version = try location.existing(version)
+            let leaving = location.directory.currentVersion()
+            var quarantined: [Quarantine.Entry] = []
             try location.guarded {
                 try location.locked {
                     if let problem = PublishedVersionCheck.problem(with: version, in: location.directory) {
@@ -148,9 +153,31 @@ struct SnapshotsCommand: ParsableCommand {
                         throw ExitStatus.integrityFailure.exitCode
                     }
                     try SnapshotPublisher(directory: location.directory).switchCurrent(to: version)
+                    if quarantine, let leaving { quarantined = try Self.quarantineInputs(after: version, through: leaving, in: location) }
                 }
             }
             print("current → \(version)")
+            for entry in quarantined { print("quarantined \(String(entry.sha256.prefix(12))) \(FeedPath.displayName(Array(entry.file.utf8)))") }
+        }
+
+        /// The stock feeds loaded by the versions after `kept` up to `leaving`
+        /// and not by `kept` itself, into the quarantine list.
+        static func quarantineInputs(after kept: String, through leaving: String, in location: Location) throws -> [Quarantine.Entry] {
+            let directory = location.directory
+            let versions = directory.versions()
+            guard let from = versions.firstIndex(of: kept), let to = versions.firstIndex(of: leaving), to > from else { return [] }
+            let keptInputs = Set(try directory.readManifest(kept).inputs.filter { $0.outcome == "loaded" }.map(\.sha256))
+            var list = try Quarantine.load(from: directory)
+            var added: [Quarantine.Entry] = []
+            let now = ISO8601DateFormatter().string(from: Date())
+            for version in versions[(from + 1)...to] {
+                for input in try directory.readManifest(version).inputs where input.outcome == "loaded" && input.kind == "stock" && !keptInputs.contains(input.sha256) {
+                    let entry = Quarantine.Entry(sha256: input.sha256, file: input.file, addedAt: now, reason: "loaded by \(version), rolled back to \(kept)")
+                    if list.add(entry) { added.append(entry) }
+                }
+            }
+            try list.save(to: directory)
+            return added
         }
 
     }

@@ -190,7 +190,7 @@ struct RunReportPage {
         switch feed.outcome {
         case .rejected: rank = 0
         case .unrecognised: rank = 1
-        case .skipped: rank = 2
+        case .skipped, .quarantined: rank = 2
         case .carriedOver: rank = 3
         case .loaded where feed.rejected > 0: rank = 4
         case .superseded: rank = 5

@@ -1,5 +1,6 @@
 import IngestAdapters
 import IngestCore
+import IngestSnapshot
 
 /// The feeds folder sorted by what each file is, before anything is parsed.
 /// Files that are skipped or unrecognised already have their report line.
@@ -17,13 +18,29 @@ struct FeedClassification {
     /// `referenceKinds`: the kinds the run loads; a file claimed by an
     /// adapter of another kind (a catalogue given by a test or a tool) is
     /// not loaded, and its line says why.
-    init(_ inventory: FeedInventory, catalog: AdapterCatalog, referenceKinds: Set<FeedKind>) {
+    /// `quarantine`: files set aside by SHA-256 are not read (each file is
+    /// hashed for it only when the list is not empty).
+    init(_ inventory: FeedInventory, catalog: AdapterCatalog, referenceKinds: Set<FeedKind>, quarantine: Quarantine = Quarantine()) {
         for entry in inventory.entries {
             guard let file = entry.file else {
                 var skipped = FeedResult(file: entry.name, size: 0, sha256: "", kind: nil, adapter: nil, outcome: .skipped)
                 skipped.message = entry.skipped
                 settled.append(skipped)
                 continue
+            }
+            if !quarantine.isEmpty {
+                let digest = PharmacyFeedParser.digest(file)
+                if let set = quarantine.entry(sha256: digest) {
+                    // Named by its claimant and pharmacy where they can be read, so the report says whose data stays.
+                    let claimant = try? catalog.claim(file) // ambiguity is for a file that is read; this one is not
+                    var result = FeedResult(file: file.name, size: file.size, sha256: digest, kind: claimant?.kind.rawValue,
+                                            adapter: claimant?.name, outcome: .quarantined)
+                    result.pharmacyID = (claimant as? any StockFeedAdapter).flatMap { try? $0.readHeader(file) }?.pharmacyID
+                    result.reason = "quarantined"
+                    result.message = "quarantined \(set.addedAt) (\(set.reason)); not read: ingest quarantine remove \(String(digest.prefix(12))) lets it in"
+                    settled.append(result)
+                    continue
+                }
             }
             let claimant: (any FeedAdapter)?
             do {

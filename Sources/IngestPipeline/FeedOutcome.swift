@@ -12,4 +12,6 @@ public enum FeedOutcome: String, Sendable, Codable, CaseIterable {
     case unrecognised
     /// Missing or rejected tonight; the previous snapshot's data is kept.
     case carriedOver = "carried_over"
+    /// Set aside by the operator (`ingest quarantine`): not read; its pharmacy is carried over.
+    case quarantined
 }

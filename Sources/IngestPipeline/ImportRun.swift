@@ -100,7 +100,8 @@ public final class ImportRun {
             throw ImportError.configuration(error.description)
         }
         let inventory = try FeedInventory(directory: options.feedsDirectory)
-        let files = FeedClassification(inventory, catalog: catalog, referenceKinds: Set(references.map { $0.kind }))
+        let quarantine = try Quarantine.load(from: SnapshotDirectory(path: options.snapshotsDirectory))
+        let files = FeedClassification(inventory, catalog: catalog, referenceKinds: Set(references.map { $0.kind }), quarantine: quarantine)
         report.feeds += files.settled
         var rules = configuredRules
         if rules == nil, !(files.references[.reimbursementList] ?? []).isEmpty || !mappingsPresent {
