@@ -56,6 +56,11 @@ let package = Package(
             providers: [.apt(["libyajl-dev"])]
         ),
 
+        // Settings from /etc/ingest/ingest.toml, --config and INGEST_* as arguments before the user's.
+        .target(
+            name: "IngestSettings",
+            dependencies: [.product(name: "TOMLKit", package: "TOMLKit")]
+        ),
         // Domain values shared by every layer: money, codes, records, rejects.
         .target(
             name: "IngestCore",
@@ -106,7 +111,7 @@ let package = Package(
         .executableTarget(
             name: "IngestCLI",
             dependencies: [
-                "IngestPipeline", "IngestSnapshot", "IngestCore", "IngestGenerator", "IngestHTMLReport",
+                "IngestPipeline", "IngestSnapshot", "IngestCore", "IngestGenerator", "IngestHTMLReport", "IngestSettings",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Rainbow", package: "Rainbow"),
@@ -122,7 +127,7 @@ let package = Package(
         .executableTarget(
             name: "IngestServe",
             dependencies: [
-                "IngestReadAPI", "IngestSnapshot", "IngestCore",
+                "IngestReadAPI", "IngestSnapshot", "IngestCore", "IngestSettings",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -152,7 +157,7 @@ let package = Package(
         .testTarget(name: "IngestAdaptersTests", dependencies: ["IngestAdapters", "IngestTestSupport"]),
         .testTarget(name: "IngestSnapshotTests", dependencies: ["IngestSnapshot", "IngestTestSupport", "CSQLite"]),
         .testTarget(name: "IngestPipelineTests", dependencies: ["IngestPipeline", "IngestGenerator", "IngestReadAPI", "IngestTestSupport", "CSQLite"]),
-        .testTarget(name: "IngestCLITests", dependencies: ["IngestCLI", "IngestCore", "IngestGenerator", "IngestTestSupport", "IngestSnapshot", "CSQLite", "CLibXML2"]),
+        .testTarget(name: "IngestCLITests", dependencies: ["IngestCLI", "IngestCore", "IngestSettings", "IngestGenerator", "IngestTestSupport", "IngestSnapshot", "CSQLite", "CLibXML2"]),
         .testTarget(name: "IngestReadAPITests", dependencies: ["IngestReadAPI", "IngestServe", "IngestSnapshot", "IngestPipeline", "IngestCore", "IngestTestSupport"]),
         .testTarget(name: "IngestGeneratorTests", dependencies: ["IngestGenerator", "IngestPipeline", "IngestSnapshot", "IngestTestSupport", "CSQLite"]),
     ]

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import IngestCore
 import IngestReadAPI
+import IngestSettings
 import IngestSnapshot
 import Logging
 import NIOCore
@@ -23,6 +24,28 @@ struct ServeCommand: AsyncParsableCommand {
             restart; requests in flight finish on the old one. One JSON line per request goes to the access log.
             """,
         version: "\(IngestVersion.current) (commit \(BuildInfo.commit))")
+
+    /// Where an installed `ingest-serve` finds its settings when `--config` names none.
+    static let defaultConfigFile = "/etc/ingest/ingest-serve.toml"
+
+    /// Options from `--config FILE` (or /etc/ingest/ingest-serve.toml) and
+    /// `INGEST_SERVE_*` variables, under the command line's own; a bad setting exits 78.
+    static func main() async {
+        let user = Array(CommandLine.arguments.dropFirst())
+        let arguments: [String]
+        if user.contains("--help") || user.contains("-h") || user.contains("--version") {
+            arguments = user
+        } else {
+            do {
+                arguments = try LayeredArguments(usage: helpMessage(columns: 10_000), environmentPrefix: "INGEST_SERVE_")
+                    .arguments(user, environment: ProcessInfo.processInfo.environment, defaultFile: defaultConfigFile)
+            } catch {
+                FileHandle.standardError.write(Data("ingest-serve: configuration error: \(error)\n".utf8))
+                Foundation.exit(78)
+            }
+        }
+        await main(arguments)
+    }
 
     @Option(name: .long, help: ArgumentHelp("The snapshots directory (where `current` is).", valueName: "dir"))
     var snapshots = "var/snapshots"
