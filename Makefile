@@ -6,7 +6,7 @@ SNAPSHOTS ?= var/snapshots
 PACKAGES := libsqlite3-dev libxml2-dev libcsv-dev libyajl-dev pkg-config tzdata sqlite3 time python3 python3-venv
 SUDO     := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
 
-.PHONY: setup build run dry-run test test-tools realdata nights clean bench-memory testdb bench bench-compare bench-parsers bench-serve serve fuzz-build fuzz fuzz-smoke soak report-demo
+.PHONY: setup build run dry-run test test-tools realdata nights clean bench-memory bench-instructions testdb bench bench-compare bench-parsers bench-serve serve fuzz-build fuzz fuzz-smoke soak report-demo
 
 setup:
 	@missing=""; \
@@ -86,6 +86,12 @@ report-demo: build
 	@dpkg-query -W -f='$${Status}' chromium 2>/dev/null | grep -q "ok installed" || { \
 	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq chromium; }
 	demo/report-demo.sh
+
+# Instructions per offer, ingest against sqlite3's .import of the same offers, under
+# callgrind: a steady measure beside the wall clock (issue 36). About ten minutes.
+bench-instructions: build
+	@command -v valgrind >/dev/null || { $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq valgrind; }
+	bench/instructions.sh
 
 # The performance benchmark (docs/PERFORMANCE.md): about ten minutes, never part of `make test`.
 bench: build

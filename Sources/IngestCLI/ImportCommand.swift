@@ -144,6 +144,15 @@ struct ImportCommand: ParsableCommand {
         options.currency = currency.code
         options.checks = StockDataChecks(maxPriceRatio: maxPriceRatio, maxItemDropPercent: maxItemDrop, duplicateMinItems: duplicateStockMinItems)
 
+        // The version's page is written before current switches; the run's end writes it again with the final facts.
+        let pageFacts = (verbose: verbose, dryRun: dryRun, version: importerVersion)
+        options.reportPage = { report in
+            let formatter = ReportFormatter(verbose: pageFacts.verbose)
+            let facts = RunReportDocument.Run(importerVersion: pageFacts.version, startedAt: started, finishedAt: Date(),
+                                              exitStatus: 0, error: nil, dryRun: pageFacts.dryRun)
+            let page = HTMLRunReport(report: report, run: facts, verdict: formatter.verdict(report, elapsed: Date().timeIntervalSince(started)))
+            return Data(try page.render().utf8)
+        }
         let logger = Logger(label: "ingest")
         let events = output.logFormat == .json ? RunEvents(logger: logger) : nil
         let run = ImportRun(options: options, logger: logger)

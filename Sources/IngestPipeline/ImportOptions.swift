@@ -43,6 +43,10 @@ public struct ImportOptions: Sendable {
     /// The snapshot's currency, ISO 4217 (`--currency`, SNAPSHOT.md): every
     /// `*_cents` column holds its minor units; `meta.currency` says which.
     public var currency = "EUR"
+    /// Renders the HTML report of a run about to publish (its `publishedVersion`
+    /// set): written beside the version before `current` switches. The
+    /// pipeline does not know HTML; the CLI gives it this.
+    public var reportPage: (@Sendable (RunReport) throws -> Data)?
     /// `PRAGMA integrity_check` before publishing, besides the publish check (`--full-check`).
     public var fullCheck = false
     /// Where a dry run stages its database (`ScratchDirectory`), and where

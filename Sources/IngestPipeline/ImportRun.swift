@@ -264,6 +264,13 @@ public final class ImportRun {
             rejects: { try finished.rejects.save(to: $0) }, warnings: { try finished.warnings.save(to: $0) })
         publication.offers = built.offersDigest
         publication.datasetteMetadata = try DatasetteMetadata.encoded(schema: schema, version: version)
+        if let render = options.reportPage {
+            var published = finished
+            published.publishedVersion = version
+            published.snapshotPath = directory.snapshotPath(version)
+            let page = published
+            publication.reportPage = { try render(page) }
+        }
         publication.fullCheck = options.fullCheck
         _ = try publisher.publish(stagingPath: staging.path, publication)
         report.publishedVersion = version

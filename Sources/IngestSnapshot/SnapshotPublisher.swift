@@ -41,6 +41,9 @@ public struct SnapshotPublisher {
         public var fullCheck = false
         /// Datasette's metadata for the snapshot (`DatasetteMetadata`), written beside it.
         public var datasetteMetadata: Data?
+        /// The run's HTML report for the version, before `current` switches:
+        /// a run killed after the switch still leaves the version its report.
+        public var reportPage: (() throws -> Data)?
         /// Write the run's rejects (warnings) file, durably, at the path given.
         public var rejects: (String) throws -> Void
         public var warnings: (String) throws -> Void
@@ -99,6 +102,10 @@ public struct SnapshotPublisher {
             if let metadata = publication.datasetteMetadata {
                 created.append(directory.datasettePath(version))
                 try DurableFile.write(metadata, to: directory.datasettePath(version))
+            }
+            if let reportPage = publication.reportPage {
+                created.append(directory.reportPath(version))
+                try DurableFile.write(try reportPage(), to: directory.reportPath(version))
             }
             try DurableFile.write(manifest.encoded(), to: directory.manifestPath(version))
             try faultInjector?(.afterManifest)
