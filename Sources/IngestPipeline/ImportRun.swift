@@ -314,8 +314,10 @@ public final class ImportRun {
         // An unregistered id shaped like another column's value is a swapped column, not a new pharmacy.
         let registry = reference.registry
         let packageCodes = Set(reference[MedicineRegisterSet.self].packages.keys)
+        let aptcodes = try previous?.aptcodes() ?? []
         let parser = PharmacyFeedParser(check: { header in
-            if registry[header.pharmacyID] == nil, let problem = PharmacyIDShape.problem(header.pharmacyID, packageCodes: packageCodes) {
+            if registry[header.pharmacyID] == nil,
+               let problem = PharmacyIDShape.problem(header.pharmacyID, packageCodes: packageCodes, aptcodes: aptcodes) {
                 return problem
             }
             return pricer.problem(for: header)

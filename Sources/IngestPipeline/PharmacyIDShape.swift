@@ -3,13 +3,14 @@ import IngestCore
 
 /// A pharmacy id the registry does not know, shaped like another column's
 /// value: a price (`12.50`, `7,90`), a GTIN (12 to 14 digits with a valid
-/// check digit) or a package code of the register. Such an id comes from a
+/// check digit), a package code of the register or an item code `current`
+/// holds (an aptcode). Such an id comes from a
 /// file whose columns are swapped or shifted, not from a new pharmacy: a
 /// chain export with columns swapped half-way once published 176 phantom
 /// pharmacies named after item codes. It is rejected, never loaded.
 enum PharmacyIDShape {
     /// Why `id` is no pharmacy id; nil when it may be one.
-    static func problem(_ id: String, packageCodes: Set<String> = []) -> FeedFailure? {
+    static func problem(_ id: String, packageCodes: Set<String> = [], aptcodes: Set<String> = []) -> FeedFailure? {
         let what: String?
         if isPrice(id) {
             what = "a price"
@@ -17,6 +18,8 @@ enum PharmacyIDShape {
             what = "a GTIN"
         } else if packageCodes.contains(id) {
             what = "a package code of the register"
+        } else if aptcodes.contains(id) || aptcodes.contains(id.uppercasedCode) {
+            what = "an item code (aptcode)"
         } else {
             what = nil
         }
@@ -35,6 +38,6 @@ enum PharmacyIDShape {
 }
 
 extension RejectReason {
-    /// An unregistered pharmacy id shaped like a price, a GTIN or a package code (FEEDS.md §12).
+    /// An unregistered pharmacy id shaped like a price, a GTIN, a package code or an item code (FEEDS.md §12).
     public static let notAPharmacyID = RejectReason(rawValue: "not_a_pharmacy_id")
 }

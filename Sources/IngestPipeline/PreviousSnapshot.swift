@@ -155,6 +155,12 @@ final class PreviousSnapshot {
                        activeSubstance: statement.string(6), infoURL: statement.string(7), imageURL: statement.string(8))
     }
 
+    /// Every item code `current` holds: an unregistered pharmacy id equal to
+    /// one is a shifted column (`PharmacyIDShape`).
+    func aptcodes() throws -> Set<String> {
+        Set(try database.strings("SELECT aptcode FROM items"))
+    }
+
     /// `meta.currency`; a snapshot written before currencies says none and is in EUR.
     func currency() throws -> String? {
         try database.strings("SELECT value FROM meta WHERE key = 'currency'").first ?? "EUR"

@@ -202,6 +202,22 @@ import Testing
         #expect(lines.contains("chain_1.csv A mapping:chain loaded 1 1 0"))
         #expect(lines.contains("not_a_pharmacy_id at line 0: pharmacy id '12.50' is not in the registry and looks like a price: a column swapped or shifted, not a new pharmacy")
                 || run.stdout.contains("pharmacy id '12.50' is not in the registry and looks like a price"))
+
+        // A night later, an id that is one of current's item codes (the code column shifted into the shop column).
+        let published = try CommandRunner.ingest(["--feeds", "\(temporary.path)/feeds", "--mappings", "\(temporary.path)/m", "--snapshots",
+                                                  "\(temporary.path)/s", "--as-of", "2025-11-21", "--quiet"])
+        #expect(published.status == 0, "\(published.stderr)")
+        _ = temporary.write("feeds/chain_1.csv", text: """
+            shop;code;name;price;date
+            A;C1;One;1.00;2025-11-21
+            C1;A;One;1.00;2025-11-21
+
+            """)
+        let next = try CommandRunner.ingest(["--feeds", "\(temporary.path)/feeds", "--mappings", "\(temporary.path)/m", "--snapshots",
+                                             "\(temporary.path)/s", "--as-of", "2025-11-22", "--dry-run", "--verbose"])
+        #expect(next.stdout.split(separator: "\n").map { $0.split(separator: " ").joined(separator: " ") }
+                .contains("chain_1.csv C1 mapping:chain rejected (not_a_pharmacy_id) 1 0 1"), "\(next.stdout)")
+        #expect(next.stdout.contains("pharmacy id 'C1' is not in the registry and looks like an item code (aptcode)"))
     }
 
     /// A chain file's mapping (shop;code;name;price;date), with `sections` before `[columns]`.
