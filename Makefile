@@ -6,7 +6,7 @@ SNAPSHOTS ?= var/snapshots
 PACKAGES := libsqlite3-dev libxml2-dev libcsv-dev libyajl-dev pkg-config tzdata sqlite3 time python3 python3-venv
 SUDO     := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
 
-.PHONY: setup build run dry-run test test-tools realdata nights clean bench-memory bench-instructions testdb bench bench-compare bench-parsers bench-serve serve fuzz-build fuzz fuzz-smoke soak report-demo
+.PHONY: setup build run dry-run test test-tools realdata nights clean deb install deb-test bench-memory bench-instructions testdb bench bench-compare bench-parsers bench-serve serve fuzz-build fuzz fuzz-smoke soak report-demo
 
 setup:
 	@missing=""; \
@@ -86,6 +86,30 @@ report-demo: build
 	@dpkg-query -W -f='$${Status}' chromium 2>/dev/null | grep -q "ok installed" || { \
 	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq chromium; }
 	demo/report-demo.sh
+
+# The Debian package (issue 35): var/deb/ingest_<version>_<arch>.deb, binaries with the Swift
+# runtime linked in, systemd units, /etc/ingest settings, logrotate, completions, man pages.
+deb: setup
+	packaging/build-deb.sh
+
+# The package's tree under DESTDIR, with the programs, man pages and completions under PREFIX.
+PREFIX ?= /usr/local
+DESTDIR ?=
+install: deb
+	@tree=$$(ls -d var/deb/ingest_*_*/ | grep -v '\.deb' | tail -1); \
+	install -D -m 755 "$$tree/usr/bin/ingest" "$(DESTDIR)$(PREFIX)/bin/ingest"; \
+	install -D -m 755 "$$tree/usr/bin/ingest-serve" "$(DESTDIR)$(PREFIX)/bin/ingest-serve"; \
+	mkdir -p "$(DESTDIR)$(PREFIX)/share" "$(DESTDIR)/etc" "$(DESTDIR)/lib/systemd/system"; \
+	cp -R "$$tree/usr/share/." "$(DESTDIR)$(PREFIX)/share/"; \
+	cp -R -n "$$tree/etc/." "$(DESTDIR)/etc/"; \
+	sed 's#/usr/bin/#$(PREFIX)/bin/#' "$$tree/lib/systemd/system/ingest.service" > "$(DESTDIR)/lib/systemd/system/ingest.service"; \
+	sed 's#/usr/bin/#$(PREFIX)/bin/#' "$$tree/lib/systemd/system/ingest-serve.service" > "$(DESTDIR)/lib/systemd/system/ingest-serve.service"; \
+	cp "$$tree/lib/systemd/system/ingest.timer" "$(DESTDIR)/lib/systemd/system/"
+
+# The package installed into a fresh Debian bookworm root (debootstrap, no Swift toolchain there):
+# ingest --version, a night from /etc/ingest/ingest.toml, the units checked by systemd-analyze verify.
+deb-test: deb
+	packaging/test-deb.sh
 
 # Instructions per offer, ingest against sqlite3's .import of the same offers, under
 # callgrind: a steady measure beside the wall clock (issue 36). About ten minutes.
