@@ -141,6 +141,8 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "CompressNIO", package: "compress-nio"),
             ],
+            // The OpenAPI document is a file of its own, compiled into the binary.
+            resources: [.embedInCode("openapi.json")],
             plugins: [.plugin(name: "BuildInfoPlugin")]
         ),
         // The build's commit, for --version and the manifest's importer_version.
