@@ -25,7 +25,7 @@ struct OutputOptions: ParsableArguments {
             switch format {
             case .text:
                 if let statusLine {
-                    handler = TerminalLogHandler(label: label, statusLine: statusLine)
+                    handler = StreamLogHandler.above(statusLine, label: label)
                 } else {
                     handler = StreamLogHandler.standardError(label: label)
                 }

@@ -62,6 +62,8 @@ import Testing
             #expect(parts.count == 2 && parts[0].first?.isNumber == true, "\(chunk.debugDescription)")
             #expect(parts.last.map { last in phases.contains { last.hasPrefix($0) } } == true, "\(chunk.debugDescription)")
         }
+        // In swift-log's own stream format (StreamLogHandler), as without a terminal: the source module in brackets.
+        #expect(logs.contains { $0.contains(" info ingest: event=phase_done ") && $0.hasSuffix("[IngestPipeline] phase done\r\n" + $0.components(separatedBy: "\r\n").last!) })
         // Gone before the report, which has colour.
         #expect(screen.contains(clear + "ingest run"))
         #expect(screen.contains("\u{1B}[32;1mPUBLISHED "))
