@@ -54,7 +54,7 @@ public struct RunMetrics {
                    FeedOutcome.allCases.map(\.rawValue).sorted().map { name in
                        ("{outcome=\"\(name)\"}", String(outcomes[FeedOutcome(rawValue: name)!]?.count ?? 0))
                    })
-            var gates: [String: Int] = ["offers": 0, "pharmacies": 0, "empty_result": 0]
+            var gates: [String: Int] = ["offers": 0, "pharmacies": 0, "pharmacies_rise": 0, "unregistered_pharmacies": 0, "empty_result": 0]
             if case .gates(let failures) = report.blocked { for failure in failures { gates[failure.gate] = 1 } }
             if case .emptyResult = report.blocked { gates["empty_result"] = 1 }
             metric("ingest_quality_gate_failed", "1 for each quality gate the last run failed.",
