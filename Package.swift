@@ -92,6 +92,7 @@ let package = Package(
                 "IngestCore", "IngestAdapters", "IngestSnapshot",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
             ],
             swiftSettings: hotPathSettings
         ),

@@ -1,6 +1,7 @@
 import Foundation
 import IngestCore
 import IngestSnapshot
+import Prometheus
 
 /// `--metrics-file PATH`: a Prometheus textfile (node_exporter's textfile
 /// collector) written after every run, successful or not, so an import that
@@ -26,53 +27,56 @@ public struct RunMetrics {
     /// (`--detailed-exitcode`'s 2). A dry run is never counted a failure.
     var succeeded: Bool { exitCode == 0 || (report?.dryRun == true && exitCode == 2) }
 
+    /// The textfile, made by swift-prometheus's registry (the same exposition
+    /// `ingest-serve`'s `/metrics` uses). A registry of its own per run:
+    /// nothing process-wide to bootstrap, and the file holds this run only.
     public func text(previous: String?) -> String {
-        var lines: [String] = []
-        func metric(_ name: String, _ help: String, _ samples: [(labels: String, value: String)]) {
-            lines.append("# HELP \(name) \(help)")
-            lines.append("# TYPE \(name) gauge")
-            for sample in samples { lines.append("\(name)\(sample.labels) \(sample.value)") }
+        let registry = PrometheusCollectorRegistry()
+        func gauge(_ name: String, _ help: String, _ samples: [(labels: [(String, String)], value: Double)]) {
+            for sample in samples {
+                registry.makeGauge(name: name, labels: sample.labels, help: help).set(sample.value)
+            }
         }
-        let finished = String(Int64(finishedAt.timeIntervalSince1970))
-        let lastSuccess = published ? finished : Self.value(of: "ingest_last_success_timestamp_seconds", in: previous) ?? "0"
-        metric("ingest_last_run_timestamp_seconds", "When the last run ended.", [("", finished)])
-        metric("ingest_last_success_timestamp_seconds", "When a run last published a snapshot.", [("", lastSuccess)])
-        metric("ingest_last_run_success", "1 if the last run did what it was asked (a dry run counts when it judged the feeds).",
-               [("", succeeded ? "1" : "0")])
-        metric("ingest_last_run_dry_run", "1 if the last run was a dry run.", [("", report?.dryRun == true ? "1" : "0")])
-        metric("ingest_last_run_exit_code", "Exit code of the last run.", [("", String(exitCode))])
-        metric("ingest_run_duration_seconds", "Wall time of the last run.",
-               [("", String(format: "%.3f", finishedAt.timeIntervalSince(startedAt)))])
+        let finished = finishedAt.timeIntervalSince1970.rounded(.down)
+        let lastSuccess = published ? finished : Self.value(of: "ingest_last_success_timestamp_seconds", in: previous) ?? 0
+        gauge("ingest_last_run_timestamp_seconds", "When the last run ended.", [([], finished)])
+        gauge("ingest_last_success_timestamp_seconds", "When a run last published a snapshot.", [([], lastSuccess)])
+        gauge("ingest_last_run_success", "1 if the last run did what it was asked (a dry run counts when it judged the feeds).",
+              [([], succeeded ? 1 : 0)])
+        gauge("ingest_last_run_dry_run", "1 if the last run was a dry run.", [([], report?.dryRun == true ? 1 : 0)])
+        gauge("ingest_last_run_exit_code", "Exit code of the last run.", [([], Double(exitCode))])
+        gauge("ingest_run_duration_seconds", "Wall time of the last run.",
+              [([], (finishedAt.timeIntervalSince(startedAt) * 1000).rounded() / 1000)])
         if let report {
-            metric("ingest_rows", "Rows per table in the snapshot built by the last run.",
-                   report.rowCounts.sorted { $0.key < $1.key }.map { ("{table=\"\($0.key)\"}", String($0.value)) })
-            metric("ingest_rejects", "Records rejected by the last run, by reason.",
-                   report.rejectCounts.sorted { $0.key < $1.key }.map { ("{reason=\"\($0.key.rawValue)\"}", String($0.value)) })
+            gauge("ingest_rows", "Rows per table in the snapshot built by the last run.",
+                  report.rowCounts.sorted { $0.key < $1.key }.map { ([("table", $0.key)], Double($0.value)) })
+            gauge("ingest_rejects", "Records rejected by the last run, by reason.",
+                  report.rejectCounts.sorted { $0.key < $1.key }.map { ([("reason", $0.key.rawValue)], Double($0.value)) })
             // Every outcome, 0 where none: a series that comes and goes breaks rate() and alerts.
             let outcomes = Dictionary(grouping: report.feeds, by: \.outcome)
-            metric("ingest_feeds", "Input files of the last run, by outcome.",
-                   FeedOutcome.allCases.map(\.rawValue).sorted().map { name in
-                       ("{outcome=\"\(name)\"}", String(outcomes[FeedOutcome(rawValue: name)!]?.count ?? 0))
-                   })
+            gauge("ingest_feeds", "Input files of the last run, by outcome.",
+                  FeedOutcome.allCases.map { ([("outcome", $0.rawValue)], Double(outcomes[$0]?.count ?? 0)) })
             var gates: [String: Int] = ["offers": 0, "pharmacies": 0, "pharmacies_rise": 0, "unregistered_pharmacies": 0, "empty_result": 0]
             if case .gates(let failures) = report.blocked { for failure in failures { gates[failure.gate] = 1 } }
             if case .emptyResult = report.blocked { gates["empty_result"] = 1 }
-            metric("ingest_quality_gate_failed", "1 for each quality gate the last run failed.",
-                   gates.sorted { $0.key < $1.key }.map { ("{gate=\"\($0.key)\"}", String($0.value)) })
-            metric("ingest_check_failed", "Pharmacies each wrong-data check failed in the last run.",
-                   report.checks.map { ("{check=\"\($0.check)\"}", String($0.failed.count)) })
-            metric("ingest_check_margin", "How far inside its limit the closest passing pharmacy stayed (price: factor, items: percentage points).",
-                   report.checks.compactMap { check in check.margin.map { ("{check=\"\(check.check)\"}", String(format: "%.3f", $0)) } })
-            metric("ingest_carried_over_pharmacies", "Pharmacies kept stale from an earlier snapshot.",
-                   [("", String(report.carriedOver.filter { $0.kind == .pharmacy && !$0.dropped }.count))])
+            gauge("ingest_quality_gate_failed", "1 for each quality gate the last run failed.",
+                  gates.sorted { $0.key < $1.key }.map { ([("gate", $0.key)], Double($0.value)) })
+            gauge("ingest_check_failed", "Pharmacies each wrong-data check failed in the last run.",
+                  report.checks.map { ([("check", $0.check)], Double($0.failed.count)) })
+            gauge("ingest_check_margin", "How far inside its limit the closest passing pharmacy stayed (price: factor, items: percentage points).",
+                  report.checks.compactMap { check in check.margin.map { ([("check", check.check)], $0) } })
+            gauge("ingest_carried_over_pharmacies", "Pharmacies kept stale from an earlier snapshot.",
+                  [([], Double(report.carriedOver.filter { $0.kind == .pharmacy && !$0.dropped }.count))])
         }
-        return lines.joined(separator: "\n") + "\n"
+        return registry.emitToString()
     }
 
-    static func value(of name: String, in text: String?) -> String? {
+    /// A sample's value from an earlier textfile: how the last success time
+    /// survives a failed run. Absent (a first run, a file from elsewhere) is 0.
+    static func value(of name: String, in text: String?) -> Double? {
         guard let text else { return nil }
         for line in text.split(separator: "\n") where line.hasPrefix(name + " ") {
-            return String(line.dropFirst(name.count + 1))
+            return Double(line.dropFirst(name.count + 1))
         }
         return nil
     }

@@ -27,7 +27,7 @@ import Testing
                                                    "--metrics-file", argument + ".prom"], in: temporary.path)
             #expect(result.status == 0, "\(argument): \(result.stderr)")
             #expect(isJSONReport(try Data(contentsOf: URL(fileURLWithPath: written))), "\(argument)")
-            #expect(try String(contentsOfFile: written + ".prom", encoding: .utf8).contains("ingest_last_run_exit_code 0"))
+            #expect(try PrometheusTextfile(contentsOfFile: written + ".prom")["ingest_last_run_exit_code"] == 0)
         }
         #expect(try FileManager.default.contentsOfDirectory(atPath: temporary.path).allSatisfy { !$0.hasPrefix(".tmp-") })
     }
@@ -54,7 +54,7 @@ import Testing
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)
         #expect(isJSONReport(try Data(contentsOf: URL(fileURLWithPath: "\(temporary.path)/report.json"))))
-        #expect(try String(contentsOfFile: "\(temporary.path)/ingest.prom", encoding: .utf8).contains("ingest_last_run_exit_code 0"))
+        #expect(try PrometheusTextfile(contentsOfFile: "\(temporary.path)/ingest.prom")["ingest_last_run_exit_code"] == 0)
         let owner = try FileManager.default.attributesOfItem(atPath: "\(temporary.path)/report.json")[.ownerAccountID] as? Int
         #expect(owner == 65534, "written by the normal user")
     }

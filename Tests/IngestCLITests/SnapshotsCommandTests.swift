@@ -107,13 +107,13 @@ import Testing
         #expect(blocked.status == 3)
         #expect(blocked.stdout.contains("NOT PUBLISHED: gate offers: 10 → 5, a fall of 50.0 %"))
         #expect(SnapshotDirectory(path: snapshots).currentVersion() == current)
-        let metricsText = try String(contentsOfFile: metrics, encoding: .utf8)
-        #expect(metricsText.contains("ingest_quality_gate_failed{gate=\"offers\"} 1"))
+        let metricsText = try PrometheusTextfile(contentsOfFile: metrics)
+        #expect(metricsText["ingest_quality_gate_failed{gate=\"offers\"}"] == 1)
         // Every gate has its series, 0 where it passed: the label set never changes from night to night.
         for gate in ["empty_result", "pharmacies_rise", "unregistered_pharmacies"] {
-            #expect(metricsText.contains("ingest_quality_gate_failed{gate=\"\(gate)\"} 0"), "\(gate)")
+            #expect(metricsText["ingest_quality_gate_failed{gate=\"\(gate)\"}"] == 0, "\(gate)")
         }
-        #expect(metricsText.contains("ingest_last_run_exit_code 3"))
+        #expect(metricsText["ingest_last_run_exit_code"] == 3)
         let report = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: reportFile))) as? [String: Any]
         #expect((report?["failed_gates"] as? [[String: Any]])?.count == 2)
         #expect(report?["published"] as? Bool == false)

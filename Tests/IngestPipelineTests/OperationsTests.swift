@@ -240,22 +240,21 @@ import Testing
         try report.rejects.append(Reject(file: "f", line: 1, key: "k", reason: .badPrice, message: "m"))
         try RunMetrics(startedAt: start, finishedAt: start.addingTimeInterval(2), exitCode: 0, report: report).write(to: path)
         try RunMetrics(startedAt: start.addingTimeInterval(100), finishedAt: start.addingTimeInterval(101), exitCode: 3, report: nil).write(to: path)
-        let text = try String(contentsOfFile: path, encoding: .utf8)
-        var values: [String: String] = [:]
-        for line in text.split(separator: "\n") where !line.hasPrefix("#") {
-            let parts = line.split(separator: " ")
-            #expect(parts.count == 2, "bad sample line \(line)")
-            #expect(Double(parts[1]) != nil)
-            values[String(parts[0])] = String(parts[1])
-        }
-        #expect(values["ingest_last_success_timestamp_seconds"] == "1800000002")
-        #expect(values["ingest_last_run_timestamp_seconds"] == "1800000101")
-        #expect(values["ingest_last_run_success"] == "0")
-        #expect(values["ingest_last_run_exit_code"] == "3")
-        let first = RunMetrics(startedAt: start, finishedAt: start, exitCode: 0, report: report).text(previous: nil)
-        #expect(first.contains("ingest_rejects{reason=\"bad_price\"} 1"))
-        #expect(first.contains("ingest_rows{table=\"offers\"} 5"))
-        #expect(first.contains("ingest_feeds{outcome=\"unrecognised\"} 0\n"), "every outcome, 0 where none")
+        let values = try PrometheusTextfile(contentsOfFile: path)
+        #expect(values.types.values.allSatisfy { $0 == "gauge" })
+        #expect(values["ingest_last_success_timestamp_seconds"] == 1_800_000_002)
+        #expect(values["ingest_last_run_timestamp_seconds"] == 1_800_000_101)
+        #expect(values["ingest_last_run_success"] == 0)
+        #expect(values["ingest_last_run_exit_code"] == 3)
+        #expect(values["ingest_rows{table=\"offers\"}"] == nil, "a run without a report has no row counts")
+        let first = try PrometheusTextfile(RunMetrics(startedAt: start, finishedAt: start.addingTimeInterval(1.2345), exitCode: 0, report: report).text(previous: nil))
+        #expect(first["ingest_rejects{reason=\"bad_price\"}"] == 1)
+        #expect(first["ingest_rows{table=\"offers\"}"] == 5)
+        #expect(first["ingest_run_duration_seconds"] == 1.235)
+        #expect(first["ingest_last_success_timestamp_seconds"] == 1_800_000_001, "a publish is a success at its end")
+        #expect(first.samples.keys.filter { $0.hasPrefix("ingest_feeds{") }.count == FeedOutcome.allCases.count, "every outcome")
+        #expect(first["ingest_feeds{outcome=\"unrecognised\"}"] == 0)
+        #expect(first["ingest_quality_gate_failed{gate=\"pharmacies_rise\"}"] == 0)
 
         // A dry run is no failure and moves no success time; with --detailed-exitcode, 2 is a dry run's success too.
         var dry = RunReport(dryRun: true)
@@ -263,8 +262,9 @@ import Testing
         for code: Int32 in [0, 2] {
             let text = RunMetrics(startedAt: start.addingTimeInterval(200), finishedAt: start.addingTimeInterval(201), exitCode: code, report: dry)
                 .text(previous: try String(contentsOfFile: path, encoding: .utf8))
-            #expect(text.contains("ingest_last_run_success 1\n") && text.contains("ingest_last_run_dry_run 1\n"))
-            #expect(text.contains("ingest_last_success_timestamp_seconds 1800000002\n"))
+            let values = try PrometheusTextfile(text)
+            #expect(values["ingest_last_run_success"] == 1 && values["ingest_last_run_dry_run"] == 1)
+            #expect(values["ingest_last_success_timestamp_seconds"] == 1_800_000_002)
         }
     }
 }
