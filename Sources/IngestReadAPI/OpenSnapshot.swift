@@ -29,6 +29,8 @@ public final class OpenSnapshot: Sendable {
     /// How its prices are written: `meta.currency`'s form (EUR when it names none).
     let prices: PriceFormat
     let legend: [(code: String, text: String)]
+    /// `?q=eq`'s rankings, made once per group and tier for this snapshot.
+    let equivalents = EquivalentsCache()
 
     /// The idle connections; every other property is immutable.
     private let idle: Mutex<[SendableReader]>

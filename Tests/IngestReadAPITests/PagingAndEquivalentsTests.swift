@@ -98,6 +98,17 @@ import Testing
         #expect(try ranked(["tier": "50"]) == ["5061/MM0034978/3.71€/3.51€", "5060/MM0034978/3.71€/3.71€", "31937/MM0034978/3.79€/3.79€",
                                                "5060/MM0034371/8.30€/"])
         #expect(try ranked(["limit": "2"]).count == 2)
+        // Every limit is the head of the whole ranking, ties at the cut included:
+        // without a tier 5060 and 5061 both rank 3.71, and `limit=1` must still
+        // weigh both to give the nearer one.
+        for tier in [[:], ["tier": "50"], ["tier": "75"], ["tier": "90"], ["tier": "100"]] {
+            let whole = try ranked(tier)
+            for limit in 1...whole.count {
+                #expect(try ranked(tier.merging(["limit": String(limit)]) { $1 }) == Array(whole.prefix(limit)), "\(tier) limit \(limit)")
+            }
+        }
+        #expect(try ranked(["limit": "1"]) == ["5060/MM0034978/3.71€/"])
+        #expect(try ranked(["limit": "1", "latitude": "58.38", "longitude": "26.72"]) == ["5061/MM0034978/3.71€/"], "from Tartu, 5061 is nearer")
         let first = try #require(try Equivalents.answer(selma).first)
         #expect(first == ["i": "MM0034978", "n": "IBUMETIN TBL 400MG N10", "pi": "5060", "pn": "AASA APTEEK", "p": "3.71€", "pp": "",
                           "di": first["di"] ?? "-"])
