@@ -11,7 +11,7 @@ import IngestSnapshot
 /// applied (found by `PriceHistoryDelta` while the offers were written: new
 /// or changed prices, items no longer sold), pharmacies no longer held
 /// removed, then the rows older than the window dropped but the one in
-/// force at its start. On the bench's second night: 2.4 s for 5.1 M rows,
+/// force at its start. A first night's rows are written beside the offers. On the bench's second night: 2.4 s for 5.1 M rows,
 /// where one index seek per offer took 7.4 s (docs/PERFORMANCE.md).
 ///
 /// History follows the offers: an offer no longer in the snapshot (its
@@ -62,11 +62,17 @@ enum PriceHistory {
                         WHERE h.pharmacy_id = o.pharmacy_id AND h.aptcode = o.aptcode ORDER BY h.since DESC LIMIT 1)
                     """).run(tonight)
             } else {
-                // A first night: every offer's one row, in the table's key order (the offers'), nothing to compare.
-                try database.execute("""
-                    INSERT INTO price_history(pharmacy_id, aptcode, since, price_cents)
-                    SELECT o.pharmacy_id, o.aptcode, p.last_refresh, o.price_cents FROM offers AS o JOIN pharmacies AS p ON p.id = o.pharmacy_id
-                    """)
+                // A first night: every offer's one row, written beside it by the load (`StockLoader`,
+                // `SnapshotWriter.writeOffers(historySince:)`). One row per offer leaves the window
+                // nothing to drop. Offers without rows (a writer that was not told) get theirs here.
+                if try database.scalarInt("SELECT EXISTS (SELECT 1 FROM price_history)") == 0 {
+                    try database.execute("""
+                        INSERT INTO price_history(pharmacy_id, aptcode, since, price_cents)
+                        SELECT o.pharmacy_id, o.aptcode, p.last_refresh, o.price_cents FROM offers AS o JOIN pharmacies AS p ON p.id = o.pharmacy_id
+                        """)
+                }
+                try database.execute("COMMIT")
+                return
             }
             let cutoff = ExportTimestamp.tallinnTime(Date(timeIntervalSince1970: TimeInterval(asOf.epochSeconds - Int64(keepDays) * 86_400))).iso8601
             let prune = try database.prepare("""

@@ -34,7 +34,8 @@ public struct RunMetrics {
         let registry = PrometheusCollectorRegistry()
         func gauge(_ name: String, _ help: String, _ samples: [(labels: [(String, String)], value: Double)]) {
             for sample in samples {
-                registry.makeGauge(name: name, labels: sample.labels, help: help).set(sample.value)
+                registry.makeGauge(descriptor: MetricNameDescriptor(metricName: name, unitName: "", helpText: help), labels: sample.labels)
+                    .set(sample.value)
             }
         }
         let finished = finishedAt.timeIntervalSince1970.rounded(.down)

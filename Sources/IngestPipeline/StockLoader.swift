@@ -105,6 +105,8 @@ final class StockLoader {
         rows.reserveCapacity(min(result.offers.count, Self.batchRows))
         let tracking = !pricer.catalog.isEmpty
         let merge = try history?.merge(pharmacyID, since: header.exportedAt.iso8601)
+        // A first night: each offer's one history row goes in beside it (`PriceHistory` has nothing to compare).
+        let historySince = previous == nil ? header.exportedAt.iso8601 : nil
         // In batches: a feed of millions of offers is read from its spill a
         // buffer at a time and never held whole.
         try result.offers.forEach { offer in
@@ -117,11 +119,11 @@ final class StockLoader {
             if let period { pricer.price(&row, packageCode: offer.packageCode ?? known.packageCode, period: period) }
             rows.append(row)
             if rows.count == Self.batchRows {
-                try writer.writeOffers(pharmacyID: pharmacyID, rows)
+                try writer.writeOffers(pharmacyID: pharmacyID, rows, historySince: historySince)
                 rows.removeAll(keepingCapacity: true)
             }
         }
-        try writer.writeOffers(pharmacyID: pharmacyID, rows)
+        try writer.writeOffers(pharmacyID: pharmacyID, rows, historySince: historySince)
         try merge?.finish()
         try pharmacies.append(pharmacyRow(header, offers: result.offers.count, report: &report))
     }

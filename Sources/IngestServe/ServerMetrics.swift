@@ -18,20 +18,26 @@ final class ServerMetrics: Sendable {
                                       .milliseconds(25), .milliseconds(50), .milliseconds(100), .milliseconds(250), .seconds(1),
                                       .seconds(5), .seconds(15)]
 
+    /// `ingest_serve_<name>_<unit>`, as swift-prometheus names a metric from its parts.
+    private static func named(_ name: String, _ unit: String, _ help: String) -> MetricNameDescriptor {
+        MetricNameDescriptor(namespace: "ingest_serve", metricName: name, unitName: unit, helpText: help)
+    }
+
+    // Computed: swift-prometheus's descriptor is not Sendable, so it cannot be a stored static.
+    private static var requests: MetricNameDescriptor { named("requests", "total", "Requests answered, by query and status") }
+    private static var requestSeconds: MetricNameDescriptor { named("request", "seconds", "Time from a request's head to its answer, by query") }
+
     init() {
-        versionAge = registry.makeGauge(name: "ingest_serve_snapshot_age_seconds",
-                                        help: "Seconds since the served snapshot was published (meta.created_at)")
-        builds = registry.makeCounter(name: "ingest_serve_changeset_builds_total", help: "Changesets made since the server started")
-        buildSeconds = registry.makeDurationHistogram(name: "ingest_serve_changeset_build_seconds", buckets: Self.buckets,
-                                                      help: "How long each changeset took to make")
+        versionAge = registry.makeGauge(descriptor: Self.named("snapshot_age", "seconds", "Seconds since the served snapshot was published (meta.created_at)"))
+        builds = registry.makeCounter(descriptor: Self.named("changeset_builds", "total", "Changesets made since the server started"))
+        buildSeconds = registry.makeDurationHistogram(descriptor: Self.named("changeset_build", "seconds", "How long each changeset took to make"),
+                                                      buckets: Self.buckets)
     }
 
     /// One answered request: `query` is the `q` of `/` (`p`, `i`, …), else the path.
     func record(query: String, status: Int, duration: Duration) {
-        registry.makeCounter(name: "ingest_serve_requests_total", labels: [("query", query), ("status", String(status))],
-                             help: "Requests answered, by query and status").increment()
-        registry.makeDurationHistogram(name: "ingest_serve_request_seconds", labels: [("query", query)], buckets: Self.buckets,
-                                       help: "Time from a request's head to its answer, by query").record(duration)
+        registry.makeCounter(descriptor: Self.requests, labels: [("query", query), ("status", String(status))]).increment()
+        registry.makeDurationHistogram(descriptor: Self.requestSeconds, labels: [("query", query)], buckets: Self.buckets).record(duration)
     }
 
     func changesetBuilt(in duration: Duration) {

@@ -32,6 +32,28 @@ import Testing
         }
     }
 
+    /// A first night writes each offer's history row beside it; a pharmacy
+    /// evicted afterwards as another's copy takes its rows with it. Pharmacy
+    /// 1000's feed is the copy (exported an hour later) but is written first,
+    /// so it is evicted when 2000's original arrives.
+    @Test func aCopiedBranchEvictedOnAFirstNightLeavesNoHistoryBehind() throws {
+        let temporary = TemporaryDirectory()
+        for (id, hoursAgo) in [("1000", 10.0), ("2000", 11.0), ("3000", 12.0)] {
+            var feed = RAXFeedBuilder(pharmacyID: id, exportedAt: RAXFeedBuilder.exportTime(daysAgo: hoursAgo / 24))
+            for index in 0..<60 { feed.item(String(format: "MM%07d", index), price: "\(index + (id == "3000" ? 2 : 1)),00") }
+            temporary.write("feeds/rax_\(id).txt", bytes: feed.bytes)
+        }
+        let options = ImportOptions(feedsDirectory: "\(temporary.path)/feeds", snapshotsDirectory: "\(temporary.path)/s",
+                                    mappingsDirectory: RepositoryFiles.mappingsDirectory, parseThreads: 2)
+        let report = try ImportRun(options: options).run()
+        #expect(report.feeds.filter { $0.reason == "duplicate_stock" }.compactMap(\.pharmacyID) == ["1000"])
+        let query = try SnapshotQuery("\(temporary.path)/s/current")
+        let offers = query.rows("SELECT pharmacy_id, aptcode, price_cents FROM offers ORDER BY 1, 2")
+        #expect(Set(offers.map { $0[0] }) == ["2000", "3000"])
+        #expect(query.rows("SELECT pharmacy_id, aptcode, price_cents FROM price_history ORDER BY 1, 2") == offers)
+        #expect(query.rows("SELECT DISTINCT h.since = p.last_refresh FROM price_history h JOIN pharmacies p ON p.id = h.pharmacy_id") == [["1"]])
+    }
+
     @Test func kroonsLabelledEuroADecimalSlipACopiedBranchAndACollapseAreEachCaughtAndCarriedOver() throws {
         let nights = Nights()
         _ = try nights.generate("night0")
