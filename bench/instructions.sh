@@ -9,7 +9,8 @@
 # callgrind too. Prints instructions per offer for both and their ratio.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-INGEST=$PWD/.build/release/ingest
+# INGEST=<path> counts another build (say, the one before a change) on the same workload.
+INGEST=${INGEST:-$PWD/.build/release/ingest}
 WORK=var/bench-instructions
 SEED=${SEED:-7}
 PHARMACIES=${PHARMACIES:-20}
