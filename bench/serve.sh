@@ -43,7 +43,7 @@ WORD_URL=$(python3 -c "import sys, urllib.parse; print(urllib.parse.quote(sys.ar
 PORT_FILE="$WORK/serve-port.txt"
 "$SERVE" --snapshots "$SNAPSHOTS" --port 0 > "$PORT_FILE" 2> "$WORK/serve-err.txt" &
 SERVER=$!
-trap 'kill $SERVER 2>/dev/null; wait $SERVER 2>/dev/null || true' EXIT
+trap 'kill $SERVER 2>/dev/null || true; wait $SERVER 2>/dev/null || true' EXIT
 for _ in $(seq 100); do grep -q listening "$PORT_FILE" && break; sleep 0.1; done
 BASE=$(grep -o 'http://[^ ]*' "$PORT_FILE")
 
