@@ -71,23 +71,28 @@ struct PriceFormat: Sendable, Equatable {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// The price written into `bytes`: the 500 prices of `?q=ip` make no strings.
+    /// The price written into `bytes`: the 500 prices of `?q=ip` make no
+    /// strings and no arrays (a `String` for the whole units and an array
+    /// for the fraction were 12 % of `?q=ip`'s time under wrk, perf).
     func append(_ minor: Int64, to bytes: inout [UInt8]) {
         if minor < 0 { bytes.append(UInt8(ascii: "-")) }
         bytes.append(contentsOf: prefix)
         let magnitude = minor.magnitude
         var scale: UInt64 = 1
         for _ in 0..<minorUnits { scale *= 10 }
-        bytes.append(contentsOf: String(magnitude / scale).utf8)
+        ReadAPIFormat.appendDecimal(magnitude / scale, to: &bytes)
         if minorUnits > 0 {
             bytes.append(contentsOf: separator)
+            // The fraction's digits, zero-padded, written from the last.
             var fraction = magnitude % scale
-            var digits = [UInt8](repeating: UInt8(ascii: "0"), count: minorUnits)
-            for index in stride(from: minorUnits - 1, through: 0, by: -1) {
-                digits[index] = UInt8(ascii: "0") + UInt8(fraction % 10)
+            let start = bytes.count
+            bytes.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: minorUnits))
+            var index = bytes.count - 1
+            while index >= start {
+                bytes[index] = UInt8(ascii: "0") + UInt8(fraction % 10)
                 fraction /= 10
+                index -= 1
             }
-            bytes.append(contentsOf: digits)
         }
         bytes.append(contentsOf: suffix)
     }

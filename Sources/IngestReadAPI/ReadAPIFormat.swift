@@ -17,7 +17,8 @@ enum ReadAPIFormat {
         }
     }
 
-    private static func appendDecimal(_ value: UInt64, to bytes: inout [UInt8]) {
+    /// `value` in decimal digits, without a `String` in between.
+    static func appendDecimal(_ value: UInt64, to bytes: inout [UInt8]) {
         if value >= 10 { appendDecimal(value / 10, to: &bytes) }
         bytes.append(UInt8(ascii: "0") + UInt8(value % 10))
     }
