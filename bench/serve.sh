@@ -69,22 +69,33 @@ measure() {
     END { printf "| %s`%s` | %.0f | %s | %s | %s | %s | %s |\n", label, q, rps, p50, p90, p99, max, errors == "" ? "0" : errors }' "$WORK/wrk.txt"
 }
 for query in "${QUERIES[@]}"; do measure "$BASE" "$query"; done
-# `q=eq` ranks a group once per snapshot and tier and keeps it
-# (EquivalentsCache): the row above is that cached case. Here each request
-# asks for a random item the register lists, at a random tier or none, so
-# most groups are ranked afresh (10,000 items × 5 tiers, far more than the
-# cache keeps): what an item nobody asked for today costs.
+# One wrk run over many paths (a file of them), each request one drawn at
+# random: the row of LABEL.
+measure_many() {
+  local label=$1 paths=$2
+  PATHS="$paths" wrk -t2 -c16 -d"${DURATION}s" --latency -s bench/many_paths.lua "$BASE" > "$WORK/wrk.txt"
+  awk -v n="$(wc -l < "$paths")" -v label="$label" '
+    /Requests\/sec/ { rps = $2 }
+    /^ +50%/ { p50 = $2 } /^ +90%/ { p90 = $2 } /^ +99%/ { p99 = $2 }
+    /Latency/ && !max { max = $4 }
+    /Non-2xx|Socket errors/ { errors = errors $0 }
+    END { printf "| %s, %d items at random (mostly not cached) | %.0f | %s | %s | %s | %s | %s |\n", label, n, rps, p50, p90, p99, max, errors == "" ? "0" : errors }' "$WORK/wrk.txt"
+}
+# `q=eq` ranks a group once per snapshot and tier and keeps it, and `q=ip`
+# writes an item's offers out once per snapshot and keeps them
+# (SnapshotAnswerCache): the rows above are those cached cases. Here each
+# request asks for a random item (for `q=eq` one the register lists, at a
+# random tier or none), far more than the caches keep (10,000 items × 5
+# tiers; 10,000 items' offers, about 600 MB written out, against 64 MiB
+# kept): what an item nobody asked for today costs.
 sqlite3 -readonly "$CURRENT" "SELECT items.aptcode FROM items JOIN medicine_register r ON r.package_code = items.package_code
   WHERE trim(r.atc) <> '' ORDER BY items.aptcode" |
   awk '{ split("&tier=50 &tier=75 &tier=90 &tier=100", t, " "); printf "/?q=eq&aptcode=%s&latitude=59.437&longitude=24.7536%s\n", $1, (NR % 5 == 0 ? "" : t[NR % 5]) }' \
   > "$WORK/eq-paths.txt"
-PATHS="$WORK/eq-paths.txt" wrk -t2 -c16 -d"${DURATION}s" --latency -s bench/many_paths.lua "$BASE" > "$WORK/wrk.txt"
-awk -v n="$(wc -l < "$WORK/eq-paths.txt")" '
-  /Requests\/sec/ { rps = $2 }
-  /^ +50%/ { p50 = $2 } /^ +90%/ { p90 = $2 } /^ +99%/ { p99 = $2 }
-  /Latency/ && !max { max = $4 }
-  /Non-2xx|Socket errors/ { errors = errors $0 }
-  END { printf "| `q=eq`, %d items at random (mostly not cached) | %.0f | %s | %s | %s | %s | %s |\n", n, rps, p50, p90, p99, max, errors == "" ? "0" : errors }' "$WORK/wrk.txt"
+measure_many '`q=eq`' "$WORK/eq-paths.txt"
+sqlite3 -readonly "$CURRENT" "SELECT DISTINCT aptcode FROM offers ORDER BY aptcode" |
+  awk '{ printf "/?q=ip&aptcode=%s&latitude=59.437&longitude=24.7536\n", $1 }' > "$WORK/ip-paths.txt"
+measure_many '`q=ip`' "$WORK/ip-paths.txt"
 kill $SERVER 2>/dev/null; wait $SERVER 2>/dev/null || true
 
 # The nightly changeset: night 2 (one day later, 2 % of prices changed)

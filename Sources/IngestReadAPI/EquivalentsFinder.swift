@@ -10,15 +10,15 @@ struct EquivalentsFinder {
 
     /// One offer on the page, with its distance from the client.
     struct Candidate {
-        var offer: EquivalentsCache.Offer
+        var offer: RankedEquivalents.Offer
         var metres: Double?
     }
 
     func equivalents(of aptcode: String, near: GeoPoint?, tier: Int?, limit: Int) throws -> EquivalentsAnswer {
         let directory = snapshot.pharmacies
-        let ranked = try snapshot.withReader { reader -> [EquivalentsCache.Offer] in
+        let ranked = try snapshot.withReader { reader -> [RankedEquivalents.Offer] in
             guard let group = try reader.equivalenceGroup(of: aptcode) else { return [] }
-            return try snapshot.equivalents.offers(for: .init(group: group, tier: tier)) {
+            return try snapshot.equivalents.value(for: .init(group: group, tier: tier)) {
                 try reader.rankedEquivalentOffers(group: group, tier: tier, directory: directory)
             }
         }
@@ -69,7 +69,7 @@ extension SnapshotReader {
     /// Every sold offer (quantity above zero or not reported) of the items
     /// the register lists under `group`, at a pharmacy of `directory`, in
     /// rank order: the patient's price at `tier`, else the shelf price.
-    func rankedEquivalentOffers(group: [String], tier: Int?, directory: PharmacyDirectory) throws(SQLiteError) -> [EquivalentsCache.Offer] {
+    func rankedEquivalentOffers(group: [String], tier: Int?, directory: PharmacyDirectory) throws(SQLiteError) -> [RankedEquivalents.Offer] {
         // The column is one of four names, never text of the client's.
         let patient = switch tier { case 50: "offers.price_50_cents"; case 75: "offers.price_75_cents"
             case 90: "offers.price_90_cents"; case 100: "offers.price_100_cents"; default: "NULL" }
@@ -86,13 +86,13 @@ extension SnapshotReader {
         for (index, part) in group.enumerated() { try statement.bind(part, at: Int32(index + 1)) }
         // One aptcode and name string per item, shared by its offers.
         var items: [String: (aptcode: String, name: String)] = [:]
-        var offers: [EquivalentsCache.Offer] = []
+        var offers: [RankedEquivalents.Offer] = []
         while try statement.step() {
             guard let pharmacy = directory.indexByID[statement.string(4) ?? ""] else { continue }
             let aptcode = statement.string(3) ?? ""
             let item = items[aptcode] ?? (aptcode, statement.string(5) ?? "")
             items[aptcode] = item
-            offers.append(EquivalentsCache.Offer(rankCents: statement.int64(0), aptcode: item.aptcode, name: item.name, pharmacy: pharmacy,
+            offers.append(RankedEquivalents.Offer(rankCents: statement.int64(0), aptcode: item.aptcode, name: item.name, pharmacy: pharmacy,
                                                  priceCents: statement.int64(1), patientCents: statement.isNull(2) ? nil : statement.int64(2)))
         }
         offers.sort { $0.rankCents < $1.rankCents }

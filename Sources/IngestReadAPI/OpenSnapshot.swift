@@ -30,7 +30,10 @@ public final class OpenSnapshot: Sendable {
     let prices: PriceFormat
     let legend: [(code: String, text: String)]
     /// `?q=eq`'s rankings, made once per group and tier for this snapshot.
-    let equivalents = EquivalentsCache()
+    let equivalents = RankedEquivalents.cache()
+    /// `?q=ip`'s offers written out, once per item for this snapshot: 64 MiB
+    /// at most, about a thousand items sold everywhere.
+    let itemOffers = SnapshotAnswerCache<String, ItemOffers>(capacity: 64 << 20) { $0.bytesHeld }
 
     /// The idle connections; every other property is immutable.
     private let idle: Mutex<[SendableReader]>

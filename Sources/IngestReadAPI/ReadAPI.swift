@@ -144,16 +144,21 @@ public enum ReadAPI {
     static func itemPharmacies(_ snapshot: OpenSnapshot, aptcode: String, near: GeoPoint?, onlyNearest: Bool,
                                inStock: Bool = false, page: ResultPage = .first) throws -> ItemPharmacies {
         let directory = snapshot.pharmacies
-        let offers = try snapshot.withReader { try $0.offers(of: aptcode) }.compactMap { offer -> ItemPharmacies.Offer? in
-            guard let pharmacy = directory.indexByID[offer.pharmacyID] else { return nil }
-            // "Currently selling": a quantity above zero, or a price list that reports none.
-            if inStock, let quantity = offer.quantity, quantity <= 0 { return nil }
-            return .init(pharmacy: pharmacy, metres: distance(pharmacy, in: directory, from: near), priceCents: offer.priceCents,
-                         quantity: offer.quantity)
+        let offers = try snapshot.itemOffers.value(for: aptcode) {
+            try snapshot.withReader { reader in
+                ItemOffers(aptcode: aptcode, rows: try reader.offers(of: aptcode), directory: directory, prices: snapshot.prices)
+            }
         }
-        let (groups, paging) = grouped(offers.map { ($0.pharmacy, $0.metres) }, in: directory, onlyNearest: onlyNearest, page: page)
-        return ItemPharmacies(aptcode: aptcode, directory: directory, prices: snapshot.prices, showsDistance: near != nil,
-                              item_pharmacies: groups.map { group in .init(n: group.name, p: group.rows.map { offers[$0] }) }, paging: paging)
+        var rows: [ItemPharmacies.Offer] = []
+        rows.reserveCapacity(offers.count)
+        for index in 0..<offers.count {
+            // "Currently selling": a quantity above zero, or a price list that reports none.
+            if inStock, let quantity = offers.quantities[index], quantity <= 0 { continue }
+            rows.append(.init(offer: index, metres: distance(offers.pharmacies[index], in: directory, from: near)))
+        }
+        let (groups, paging) = grouped(rows.map { (offers.pharmacies[$0.offer], $0.metres) }, in: directory, onlyNearest: onlyNearest, page: page)
+        return ItemPharmacies(offers: offers, showsDistance: near != nil,
+                              item_pharmacies: groups.map { group in .init(n: group.name, p: group.rows.map { rows[$0] }) }, paging: paging)
     }
 
     /// nil for an unknown item or pharmacy. A known pharmacy that does not

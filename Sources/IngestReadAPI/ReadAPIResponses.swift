@@ -81,19 +81,15 @@ struct ItemPharmacies {
         var p: [Offer]
     }
 
-    /// `i` is the item's, `pi` and `n` come from `directory`
-    /// (`offerFields`), `p` and `di` are written from the numbers.
+    /// `i`, `pi`, `n`, `p` and `q` are written out in `offers`; `di` is
+    /// written from the number.
     struct Offer {
-        var pharmacy: PharmacyDirectory.Index
+        /// Its index in `offers`.
+        var offer: Int
         var metres: Double?
-        var priceCents: Int64
-        /// Units in stock; nil where the pharmacy reports prices only (written `""`).
-        var quantity: Int64?
     }
 
-    var aptcode: String
-    var directory: PharmacyDirectory
-    var prices: PriceFormat
+    var offers: ItemOffers
     var showsDistance: Bool
     // swiftlint:disable:next identifier_name
     var item_pharmacies: [Group]
@@ -102,10 +98,6 @@ struct ItemPharmacies {
 
 extension ItemPharmacies: JSONWritable {
     func write(to writer: inout JSONWriter) {
-        // `"i":"<aptcode>"`, the same in every offer: rendered once.
-        var itemField = JSONWriter(capacity: 32)
-        itemField.field("i", aptcode)
-        let item = itemField.bytes
         writer.object { writer in
             writer.key("item_pharmacies")
             writer.array { writer in
@@ -114,13 +106,10 @@ extension ItemPharmacies: JSONWritable {
                         writer.field("n", group.n)
                         writer.key("p")
                         writer.array { writer in
-                            directory.rendered.withUnsafeBufferPointer { rendered in
+                            offers.rendered.withUnsafeBufferPointer { rendered in
                                 for offer in group.p {
                                     writer.object { writer in
-                                        item.withUnsafeBufferPointer { writer.fields($0) }
-                                        writer.fields(UnsafeBufferPointer(rebasing: rendered[directory.offerFields[offer.pharmacy]]))
-                                        writer.field("p", unescaped: { prices.append(offer.priceCents, to: &$0) })
-                                        writer.field("q", unescaped: { if let quantity = offer.quantity { $0.append(contentsOf: String(quantity).utf8) } })
+                                        writer.fields(UnsafeBufferPointer(rebasing: rendered[offers.fields[offer.offer]]))
                                         if showsDistance { writer.distance(offer.metres) }
                                     }
                                 }
