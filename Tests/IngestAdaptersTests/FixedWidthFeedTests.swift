@@ -68,6 +68,25 @@ import Testing
         #expect(output.read == 5)
     }
 
+    /// A range counts Unicode scalars whatever their UTF-8 length (1 to 4
+    /// bytes; a combining accent is a scalar of its own), trims, and reads
+    /// as empty past the line's end.
+    @Test func aRangeCountsScalarsNotBytes() throws {
+        let line = FixedWidthLine("Ab\u{0308}ö€𝄞  x  ")
+        #expect(line.count == 11)
+        func cut(_ first: Int, _ last: Int) throws -> String { try #require(FixedWidthRange(first: first, last: last)).text(in: line) }
+        #expect(try cut(1, 1) == "A")
+        #expect(try cut(2, 3) == "b\u{0308}")
+        #expect(try cut(4, 6) == "ö€𝄞")
+        #expect(try cut(6, 6) == "𝄞")
+        #expect(try cut(5, 9) == "€𝄞  x", "trimmed")
+        #expect(try cut(7, 8) == "", "only spaces")
+        #expect(try cut(9, 40) == "x", "cut at the line's end")
+        #expect(try cut(11, 11) == "")
+        #expect(try cut(12, 20) == "", "past the end")
+        #expect(try #require(FixedWidthRange(first: 1, last: 1)).text(in: FixedWidthLine("")) == "")
+    }
+
     /// The same encodings as CSV: a windows-1252 file's `ö` is one character, as its one byte.
     @Test func encodingsAsForCSV() throws {
         let latin1 = Array(Self.file.data(using: .windowsCP1252)!)

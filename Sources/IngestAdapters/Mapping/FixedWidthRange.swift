@@ -28,10 +28,9 @@ public struct FixedWidthRange: Sendable, Hashable, CustomStringConvertible {
     public var description: String { "[\(first), \(last)]" }
 
     /// This range's text in `line`, trimmed; empty past the line's end.
-    public func text(in line: [Unicode.Scalar]) -> String {
+    public func text(in line: FixedWidthLine) -> String {
         guard first <= line.count else { return "" }
-        var view = String.UnicodeScalarView()
-        view.append(contentsOf: line[(first - 1)..<min(last, line.count)])
-        return String(view).trimmed
+        let bytes = line.starts[first - 1]..<line.starts[min(last, line.count)]
+        return line.utf8.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[bytes]), as: UTF8.self) }.trimmed
     }
 }

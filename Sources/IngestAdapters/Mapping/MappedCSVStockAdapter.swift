@@ -187,8 +187,8 @@ public struct MappedCSVStockAdapter: ChainFeedAdapter {
                     if row.line <= skip { return }
                     // One field unless bytes that are not UTF-8 split it (0xFE, 0xFF).
                     if row.count == 1, let line = decode(row.field(0)) {
-                        let scalars = Array(line.unicodeScalars)
-                        for position in fixedRanges.indices { fixedCells[position] = fixedRanges[position].text(in: scalars) }
+                        let cut = FixedWidthLine(line)
+                        for position in fixedRanges.indices { fixedCells[position] = fixedRanges[position].text(in: cut) }
                     } else {
                         for position in fixedCells.indices { fixedCells[position] = nil }
                         undecodable = "line"
