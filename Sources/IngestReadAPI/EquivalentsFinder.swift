@@ -35,9 +35,8 @@ struct EquivalentsFinder {
             }
             end = low
         }
-        let candidates = ranked[..<end].map { offer in
-            Candidate(offer: offer, metres: near.flatMap { near in directory.positions[offer.pharmacy].map { near.metres(to: $0) } })
-        }
+        let from = near.map(MeasuredPoint.init)
+        let candidates = ranked[..<end].map { offer in Candidate(offer: offer, metres: directory.metres(from: from, to: offer.pharmacy)) }
         let page = candidates.sorted { left, right in
             if left.offer.rankCents != right.offer.rankCents { return left.offer.rankCents < right.offer.rankCents }
             let (l, r) = (left.metres ?? .infinity, right.metres ?? .infinity)

@@ -16,7 +16,8 @@ struct PharmacyDirectory: Sendable {
 
     let ids: [String]
     let names: [String]
-    let positions: [GeoPoint?]
+    /// Where each pharmacy is, its latitude's cosine worked out (nil: the registry gives no position).
+    let positions: [MeasuredPoint?]
     /// Rank by (name, id): the order without a distance, and the tie-break between equal distances.
     let nameRanks: [Int]
     /// Rank of the pharmacy's region among `regions`.
@@ -33,10 +34,16 @@ struct PharmacyDirectory: Sendable {
 
     var count: Int { names.count }
 
+    /// Metres from the client to the pharmacy; nil without either position.
+    func metres(from near: MeasuredPoint?, to pharmacy: Index) -> Double? {
+        guard let near, let position = positions[pharmacy] else { return nil }
+        return near.metres(to: position)
+    }
+
     init(_ rows: [PharmacyRow]) {
         ids = rows.map(\.id)
         names = rows.map(\.name)
-        positions = rows.map(\.position)
+        positions = rows.map { $0.position.map(MeasuredPoint.init) }
         let byName = rows.indices.sorted { (rows[$0].name, rows[$0].id) < (rows[$1].name, rows[$1].id) }
         var nameRanks = [Int](repeating: 0, count: rows.count)
         for (rank, index) in byName.enumerated() { nameRanks[index] = rank }

@@ -89,10 +89,6 @@ public enum ReadAPI {
         var nameRank: Int
         var regionRank: Int
         var row: Int
-
-        static func before(_ left: Placement, _ right: Placement) -> Bool {
-            left.metres != right.metres ? left.metres < right.metres : left.nameRank < right.nameRank
-        }
     }
 
     /// Regions in name order, pharmacies by distance when a position is
@@ -103,10 +99,11 @@ public enum ReadAPI {
     /// rows. Gives indices into `rows`.
     private static func grouped(_ rows: [(pharmacy: PharmacyDirectory.Index, metres: Double?)], in directory: PharmacyDirectory,
                                 onlyNearest: Bool, page: ResultPage) -> (groups: [(name: String, rows: [Int])], paging: Paging) {
-        let ordered = rows.indices.map { index in
+        var ordered = rows.indices.map { index in
             Placement(metres: rows[index].metres ?? .infinity, nameRank: directory.nameRanks[rows[index].pharmacy],
                       regionRank: directory.regionRanks[rows[index].pharmacy], row: index)
-        }.sorted(by: Placement.before)
+        }
+        ordered.sort { $0.metres != $1.metres ? $0.metres < $1.metres : $0.nameRank < $1.nameRank }
         if onlyNearest {
             let nearest = ordered.prefix { $0.metres.isFinite }
             let range = page.range(total: nearest.count, defaultLimit: nearestLimit, maximum: nearestMaximum)
@@ -127,14 +124,10 @@ public enum ReadAPI {
         return (groups, Paging(total: rows.count, shown: range))
     }
 
-    private static func distance(_ pharmacy: PharmacyDirectory.Index, in directory: PharmacyDirectory, from near: GeoPoint?) -> Double? {
-        guard let near, let position = directory.positions[pharmacy] else { return nil }
-        return near.metres(to: position)
-    }
-
     static func pharmacyList(_ snapshot: OpenSnapshot, near: GeoPoint?, onlyNearest: Bool, page: ResultPage = .first) -> PharmacyList {
         let directory = snapshot.pharmacies
-        let rows = (0..<directory.count).map { (pharmacy: $0, metres: distance($0, in: directory, from: near)) }
+        let from = near.map(MeasuredPoint.init)
+        let rows = (0..<directory.count).map { (pharmacy: $0, metres: directory.metres(from: from, to: $0)) }
         let (groups, paging) = grouped(rows, in: directory, onlyNearest: onlyNearest, page: page)
         return PharmacyList(directory: directory, showsDistance: near != nil, regions: groups.map { group in
             .init(n: group.name, p: group.rows.map { rows[$0] })
@@ -149,12 +142,13 @@ public enum ReadAPI {
                 ItemOffers(aptcode: aptcode, rows: try reader.offers(of: aptcode), directory: directory, prices: snapshot.prices)
             }
         }
+        let from = near.map(MeasuredPoint.init)
         var rows: [ItemPharmacies.Offer] = []
         rows.reserveCapacity(offers.count)
         for index in 0..<offers.count {
             // "Currently selling": a quantity above zero, or a price list that reports none.
             if inStock, let quantity = offers.quantities[index], quantity <= 0 { continue }
-            rows.append(.init(offer: index, metres: distance(offers.pharmacies[index], in: directory, from: near)))
+            rows.append(.init(offer: index, metres: directory.metres(from: from, to: offers.pharmacies[index])))
         }
         let (groups, paging) = grouped(rows.map { (offers.pharmacies[$0.offer], $0.metres) }, in: directory, onlyNearest: onlyNearest, page: page)
         return ItemPharmacies(offers: offers, showsDistance: near != nil,

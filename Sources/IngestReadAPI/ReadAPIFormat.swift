@@ -10,11 +10,13 @@ enum ReadAPIFormat {
         let rounded = metres.rounded()
         if rounded < 1000 {
             appendDecimal(UInt64(rounded), to: &bytes)
-            bytes.append(contentsOf: " m".utf8)
+            bytes.append(UInt8(ascii: " "))
         } else {
             appendDecimal(UInt64((metres / 1000).rounded()), to: &bytes)
-            bytes.append(contentsOf: " km".utf8)
+            bytes.append(UInt8(ascii: " "))
+            bytes.append(UInt8(ascii: "k"))
         }
+        bytes.append(UInt8(ascii: "m"))
     }
 
     /// `value` in decimal digits, without a `String` in between.
