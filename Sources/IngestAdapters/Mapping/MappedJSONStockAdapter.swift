@@ -113,6 +113,11 @@ final class MappedJSONReader: JSONStreamHandler {
     /// The document's own fault (its records pointer reaches an object).
     private var documentFault: FeedFailure?
     private var headerSeen = false
+    /// Each mapped field with the pointers it reads (several when joined),
+    /// in `CanonicalField.allCases` order; worked out once, not looked up in
+    /// the mapping's dictionaries per record (four look-ups per field a
+    /// record, half of a JSON record's instructions in `make bench-instructions`).
+    private let sources: [(field: CanonicalField, columns: [String], joined: Bool)]
 
     init(adapter: MappedJSONStockAdapter, file: String, headerOnly: Bool, router: ChainRouter? = nil) {
         self.adapter = adapter
@@ -121,6 +126,11 @@ final class MappedJSONReader: JSONStreamHandler {
         self.records = MappedRecordReader(mapping: adapter.mapping, fileName: file, router: router)
         self.linesAreRecords = adapter.recordPointer == nil
         self.tree = JSONPointerTree(columns: adapter.mapping.readColumns, recordPointer: adapter.recordPointer)
+        let mapping = adapter.mapping
+        self.sources = CanonicalField.allCases.compactMap { field in
+            if let parts = mapping.joinedColumns[field] { return (field, parts, true) }
+            return mapping.columns[field].map { (field, [$0], false) }
+        }
     }
 
     /// Reads the whole file; every failure ends in `output`.
@@ -306,12 +316,11 @@ final class MappedJSONReader: JSONStreamHandler {
         inRecord = false
         let mapping = adapter.mapping
         func value(_ key: String) -> String? { values[key] ?? outerValues[key] }
-        for field in CanonicalField.allCases {
-            if let parts = mapping.joinedColumns[field] {
-                records.fields[field.position] = parts.compactMap { value($0)?.trimmed }.filter { !$0.isEmpty }.joined(separator: " ")
-            } else {
-                records.fields[field.position] = mapping.columns[field].flatMap(value)?.trimmed
-            }
+        for position in records.fields.indices { records.fields[position] = nil }
+        for source in sources {
+            records.fields[source.field.position] = source.joined
+                ? source.columns.compactMap { value($0)?.trimmed }.filter { !$0.isEmpty }.joined(separator: " ")
+                : value(source.columns[0])?.trimmed
         }
         for (position, condition) in mapping.skipWhen.enumerated() { records.conditionValues[position] = value(condition.column)?.trimmed }
         headerSeen = true
@@ -325,11 +334,13 @@ final class MappedJSONReader: JSONStreamHandler {
             output.reject(line: recordIndex, key: key, reason: .malformedJSON, message: "record \(recordIndex) is \(scalarRecord), not an object or array", field: "record")
             return true
         }
-        for field in CanonicalField.allCases {
-            for column in mapping.joinedColumns[field] ?? mapping.columns[field].map({ [$0] }) ?? [] {
+        // A mapped pointer that reached an object or an array is a reject (most records hold none).
+        for source in sources where !containers.isEmpty || !outerContainers.isEmpty {
+            for column in source.columns {
                 guard let shape = containers[column] ?? outerContainers[column] else { continue }
                 records.establishHeader(line: recordIndex)
-                records.rejectRow(line: recordIndex, reason: .notAValue, message: "\(field.rawValue) at \(column) is \(shape), not a value", field: field.rawValue, output: &output)
+                records.rejectRow(line: recordIndex, reason: .notAValue, message: "\(source.field.rawValue) at \(column) is \(shape), not a value",
+                                  field: source.field.rawValue, output: &output)
                 return true
             }
         }
