@@ -151,7 +151,7 @@ let package = Package(
 
         .target(
             name: "IngestTestSupport",
-            dependencies: ["IngestCore", "IngestSnapshot", "CSQLite"],
+            dependencies: ["IngestCore", "IngestSnapshot", "IngestGenerator", "CSQLite"],
             path: "Tests/IngestTestSupport"
         ),
         .testTarget(name: "IngestCoreTests", dependencies: [

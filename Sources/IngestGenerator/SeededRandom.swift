@@ -10,6 +10,13 @@ public struct SeededRandom: RandomNumberGenerator, Sendable {
         _ = next()
     }
 
+    /// A generator whose state is `rawState` itself, unmixed: the tests'
+    /// model worlds were seeded this way before this type was shared, and a
+    /// seed that once failed must replay the same world.
+    public init(rawState: UInt64) {
+        state = rawState
+    }
+
     public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state

@@ -35,15 +35,20 @@ public final class ChangesetCache: Sendable {
     private let directory: SnapshotDirectory
     private let capacity: Int
     private let work: any BlockingWork
+    private let started: @Sendable () -> Void
     private let built: @Sendable (Duration) -> Void
     private let state = Mutex(State())
 
     /// `work`: where the builds run (a pool of their own, so queries keep
-    /// their threads); `built` hears how long each took (`/metrics`).
-    public init(directory: SnapshotDirectory, capacity: Int = 4, work: any BlockingWork, built: @escaping @Sendable (Duration) -> Void = { _ in }) {
+    /// their threads); `started` hears a build begin on that pool and
+    /// `built` how long it took, so `/metrics` can say how many are under
+    /// way and a test can see queries answered while one is.
+    public init(directory: SnapshotDirectory, capacity: Int = 4, work: any BlockingWork,
+                started: @escaping @Sendable () -> Void = {}, built: @escaping @Sendable (Duration) -> Void = { _ in }) {
         self.directory = directory
         self.capacity = capacity
         self.work = work
+        self.started = started
         self.built = built
     }
 
@@ -60,9 +65,10 @@ public final class ChangesetCache: Sendable {
         let task = state.withLock { state -> Task<Answer, any Error> in
             if let made = state.made.first(where: { $0.pair == pair }) { return Task { made.answer } }
             if let making = state.making[pair] { return making }
-            let (directory, work, built) = (directory, work, built)
+            let (directory, work, started, built) = (directory, work, started, built)
             let task = Task {
                 try await work.run {
+                    started()
                     let start = ContinuousClock.now
                     defer { built(ContinuousClock.now - start) }
                     return try Self.make(pair, in: directory)

@@ -116,7 +116,7 @@ struct ServeCommand: AsyncParsableCommand {
         let metrics = ServerMetrics()
         let current = CurrentSnapshot(directory: SnapshotDirectory(path: snapshots))
         let changesets = ChangesetCache(directory: current.directory, work: ThreadPoolWork(pool: changesetPool, background: true),
-                                        built: { metrics.changesetBuilt(in: $0) })
+                                        started: { metrics.changesetStarted() }, built: { metrics.changesetBuilt(in: $0) })
         let watcher = SnapshotWatcher(current: current, changesets: changesets, interval: reloadInterval, logger: logger)
         await watcher.refresh()
         if current.snapshot == nil { logger.warning("no snapshot to serve yet in \(snapshots): answering 503 until one is published") }

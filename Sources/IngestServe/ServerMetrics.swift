@@ -11,6 +11,7 @@ final class ServerMetrics: Sendable {
     let registry = PrometheusCollectorRegistry()
     private let versionAge: Gauge
     private let builds: Counter
+    private let buildsInProgress: Gauge
     private let buildSeconds: DurationHistogram
 
     /// Latency buckets around the 10 ms target, up to a changeset's seconds.
@@ -30,6 +31,8 @@ final class ServerMetrics: Sendable {
     init() {
         versionAge = registry.makeGauge(descriptor: Self.named("snapshot_age", "seconds", "Seconds since the served snapshot was published (meta.created_at)"))
         builds = registry.makeCounter(descriptor: Self.named("changeset_builds", "total", "Changesets made since the server started"))
+        buildsInProgress = registry.makeGauge(descriptor: Self.named("changeset_builds_in_progress", "",
+                                                                     "Changesets being made now, on their own threads"))
         buildSeconds = registry.makeDurationHistogram(descriptor: Self.named("changeset_build", "seconds", "How long each changeset took to make"),
                                                       buckets: Self.buckets)
     }
@@ -40,7 +43,12 @@ final class ServerMetrics: Sendable {
         registry.makeDurationHistogram(descriptor: Self.requestSeconds, labels: [("query", query)], buckets: Self.buckets).record(duration)
     }
 
+    func changesetStarted() {
+        buildsInProgress.increment()
+    }
+
     func changesetBuilt(in duration: Duration) {
+        buildsInProgress.decrement()
         builds.increment()
         buildSeconds.record(duration)
     }

@@ -19,7 +19,7 @@ import Testing
     /// rejected with its own line.
     @Test func aFeedLargerThanOneSortRunIsSortedAndDeduplicated() throws {
         let temporary = TemporaryDirectory()
-        var generator = SystemRandomNumberGenerator()
+        var generator = TestRandom(defaultSeed: 22)
         let count = OfferSorter.runLength + 7_232
         var lines = (0..<count).map { index in (code: String(format: "MM%07d", index), price: "\(index % 90 + 1),00") }
         lines += stride(from: 0, to: count, by: 10).map { (code: String(format: "MM%07d", $0), price: "99,00") }
@@ -41,7 +41,7 @@ import Testing
         // The first copy in the file wins: its price is the item's own, never 99,00 (unless it came first).
         let firstLines = Dictionary(lines.enumerated().map { ($1.code, $0) }, uniquingKeysWith: min)
         let expected = lines.enumerated().filter { firstLines[$1.code] == $0 }.reduce(0) { $0 + Int($1.element.price.dropLast(3))! * 100 }
-        #expect(query.int("SELECT sum(price_cents) FROM offers") == expected)
+        #expect(query.int("SELECT sum(price_cents) FROM offers") == expected, "\(generator.replay)")
         let rejectsFile = "\(temporary.path)/s/\(version).rejects.jsonl"
         let rejects = try String(contentsOfFile: rejectsFile, encoding: .utf8).split(separator: "\n")
             .map { try JSONDecoder().decode(Reject.self, from: Data($0.utf8)) }

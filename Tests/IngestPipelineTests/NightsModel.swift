@@ -1,4 +1,5 @@
 import Foundation
+import IngestGenerator
 
 /// The multi-night model (issue 32): a small world, a seeded scenario of
 /// nights, and an oracle that says what every published snapshot must hold.
@@ -140,7 +141,7 @@ enum NightsModel {
 
         /// A scenario of `count` nights from `seed`: every pharmacy sends on night 0.
         init(seed: UInt64, count: Int) {
-            var random = SplitMix64(seed: seed)
+            var random = SeededRandom(rawState: seed)
             self.seed = seed
             secondListNight = 1 + Int(random.next() % UInt64(max(1, count - 1)))
             upgradeAfterFirstNight = random.next() % 2 == 0
@@ -263,7 +264,7 @@ enum NightsModel {
     /// The stock pharmacy `id` exports on night `night`: 6 to 10 of the items (a
     /// fall of at most 40 %, under the item-count check), prices within ±10 %.
     static func stock(_ id: String, night: Int, seed: UInt64) -> [Offer] {
-        var random = SplitMix64(seed: seed &* 1_000_003 &+ UInt64(night) &* 7919 &+ UInt64(Int(id) ?? 0))
+        var random = SeededRandom(rawState: seed &* 1_000_003 &+ UInt64(night) &* 7919 &+ UInt64(Int(id) ?? 0))
         let count = 6 + Int(random.next() % 5)
         var chosen = items.indices.map { $0 }
         for index in chosen.indices.reversed() { chosen.swapAt(index, Int(random.next() % UInt64(index + 1))) }
@@ -365,18 +366,5 @@ enum NightsModel {
             row.append(rates.contains(rate) ? "\(patientPrice(shelf: cents, limit: entry.limitCents, rate: Int64(rate)))" : nil)
         }
         return row
-    }
-}
-
-/// A small, fast, seedable generator (SplitMix64): a failing seed comes back the same on every machine.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -285,7 +285,14 @@ struct RealDataTests {
         #expect(query.int("SELECT count(*) FROM offers WHERE pharmacy_id = 'FR-BDPM' AND quantity IS NULL") == list.accepted)
         // A quote inside an unquoted field is data; a right single quote (0x92) is ’.
         #expect(query.int("SELECT count(*) FROM items WHERE name LIKE '%\"%'") ?? 0 > 0)
-        #expect(query.int("SELECT count(*) FROM items WHERE name LIKE '%’%'") ?? 0 >= 0)
+        let rightQuotes = Set(lines.compactMap { line -> ArraySlice<UInt8>? in
+            let fields = line.split(separator: 9, omittingEmptySubsequences: false)
+            let price = fields.count > 9 ? Array(fields[9]) : []
+            let accepted = !price.isEmpty && price.filter { $0 == UInt8(ascii: ",") }.count <= 1
+            return accepted && fields[2].contains(0x92) ? fields[1] : nil
+        }).count
+        #expect(rightQuotes == 62)
+        #expect(query.int("SELECT count(*) FROM items WHERE name LIKE '%’%'") == rightQuotes)
         #expect(query.int("SELECT count(*) FROM items WHERE gtin IS NULL AND aptcode IN (SELECT aptcode FROM offers WHERE pharmacy_id = 'FR-BDPM')") == 0)
         #expect(query.int("SELECT count(*) FROM items WHERE name != trim(name)") == 0)
     }

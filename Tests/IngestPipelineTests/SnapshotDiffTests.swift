@@ -1,5 +1,6 @@
 import Foundation
 import IngestCore
+import IngestGenerator
 import IngestSnapshot
 import IngestTestSupport
 import Testing
@@ -28,7 +29,7 @@ import Testing
         let keys = ["1", "10", "2", "Z", "a", "Õ"]
         var old: [Offer] = []
         var new: [Offer] = []
-        var random = SplitMix64(seed: 19)
+        var random = SeededRandom(rawState: 19)
         for pharmacy in keys {
             for aptcode in keys + ["AB", "A"] {
                 let cents = Int64.random(in: 100...999, using: &random)

@@ -266,7 +266,8 @@ import Testing
         try await Task.sleep(for: .milliseconds(200))
         stop.set()
         let total = try await load.value
-        #expect(total.failed == 0 && total.ok > 50, "\(total)")
+        // How many answers fit in the publish's time is a busy machine's business; that each one was whole, and from both versions, is not.
+        #expect(total.failed == 0, "\(total)")
         #expect(total.versions == [first, second], "\(total.versions)")
 
         // Afterwards: night 2's prices.

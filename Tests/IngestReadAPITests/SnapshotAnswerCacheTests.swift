@@ -1,4 +1,5 @@
 @testable import IngestReadAPI
+import IngestTestSupport
 import Testing
 
 /// What an open snapshot keeps for its answers (`?q=eq`'s rankings here):
@@ -52,14 +53,14 @@ struct SnapshotAnswerCacheTests {
         let capacity = 100
         let cache = SnapshotAnswerCache<Int, Int>(capacity: capacity) { $0 }
         var model: [(key: Int, cost: Int)] = [] // least recently used first
-        var random = SystemRandomNumberGenerator()
+        var random = TestRandom(defaultSeed: 55)
         for step in 0..<20_000 {
             let key = Int.random(in: 0..<60, using: &random)
             let cost = key % 7 == 0 ? 0 : (key * 37) % 45 + 1 // some cost nothing, none more than the capacity
             var made = false
             #expect(cache.value(for: key) { made = true; return cost } == cost)
             let index = model.firstIndex { $0.key == key }
-            #expect(made == (index == nil), "step \(step): key \(key)")
+            #expect(made == (index == nil), "step \(step): key \(key), \(random.replay)")
             if let index { model.remove(at: index) }
             if cost > 0 { model.append((key, cost)) }
             while model.map(\.cost).reduce(0, +) > capacity { model.removeFirst() }

@@ -85,6 +85,31 @@ public enum CommandRunner {
         return wasRunning && process.terminationReason == .uncaughtSignal
     }
 
+    /// Starts `ingest` with `--log-format json`'s lines going to
+    /// `logFile`, waits until a line holds `marker` (polled, and only as
+    /// long as the run goes on), then sends SIGKILL. Returns whether the
+    /// marker was seen and the kill landed while the run was still going:
+    /// the moment is named by what the run says it is doing, not by a
+    /// clock, so a busy machine moves it no more than the run itself.
+    public static func ingestKilled(atLogLineContaining marker: String, logFile: String, _ arguments: [String]) throws -> Bool {
+        FileManager.default.createFile(atPath: logFile, contents: nil)
+        let log = try FileHandle(forWritingTo: URL(fileURLWithPath: logFile))
+        defer { try? log.close() } // closing our copy; the child has its own
+        let process = process(arguments + ["--log-format", "json"])
+        process.standardError = log
+        try process.run()
+        var seen = false
+        while process.isRunning, !seen {
+            // A log being written may end mid-line; a marker is whole once a line holds it.
+            seen = ((try? String(contentsOfFile: logFile, encoding: .utf8)) ?? "").contains(marker)
+            if !seen { Thread.sleep(forTimeInterval: 0.002) }
+        }
+        let wasRunning = process.isRunning
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        return seen && wasRunning && process.terminationReason == .uncaughtSignal
+    }
+
     /// Starts `ingest` in the background; the caller stops or waits for it.
     public static func startIngest(_ arguments: [String]) throws -> Process {
         let process = process(arguments)

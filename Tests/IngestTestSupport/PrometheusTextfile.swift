@@ -27,13 +27,26 @@ public struct PrometheusTextfile {
             } else {
                 guard parts.count == 2 else { throw Malformed(line: String(line), why: "a sample is a series and a value") }
                 let series = String(parts[0])
-                guard types[String(series.prefix { $0 != "{" })] != nil else { throw Malformed(line: String(line), why: "no TYPE before the series") }
+                guard Self.family(of: String(series.prefix { $0 != "{" }), in: types) != nil else {
+                    throw Malformed(line: String(line), why: "no TYPE before the series")
+                }
                 guard let value = Double(parts[1]) else { throw Malformed(line: String(line), why: "not a number") }
                 guard samples.updateValue(value, forKey: series) == nil else { throw Malformed(line: String(line), why: "a series twice") }
             }
         }
         self.samples = samples
         self.types = types
+    }
+
+    /// The family a sample's name belongs to: itself, or for a histogram's
+    /// or summary's `_bucket`, `_sum` and `_count` lines the family they extend.
+    static func family(of name: String, in types: [String: String]) -> String? {
+        if types[name] != nil { return name }
+        for suffix in ["_bucket", "_sum", "_count"] where name.hasSuffix(suffix) {
+            let base = String(name.dropLast(suffix.count))
+            if ["histogram", "summary"].contains(types[base]) { return base }
+        }
+        return nil
     }
 
     public init(contentsOfFile path: String) throws {
