@@ -22,6 +22,10 @@ public protocol FeedAdapter<Record>: Sendable {
     /// One line for `ingest adapters`: the format and what it is recognised by.
     var summary: String { get }
     var kind: FeedKind { get }
+    /// This kind of file's own reject-rate limit (a mapping's `[limits]
+    /// max_reject_rate`); nil: the run's. For stock the command line wins
+    /// over it; for reference files it wins (FEEDS.md §12.1).
+    var maxRejectRatePercent: Int? { get }
     func recognises(_ file: FeedFile) -> Bool
     /// Parses the whole input; returns the header when it could be read.
     func parse(_ file: FeedFile, into output: inout FeedOutput<Record>) -> Header?
@@ -45,9 +49,6 @@ extension FeedAdapter {
 public protocol StockFeedAdapter: FeedAdapter where Record == StockOffer, Header == StockFeedHeader {
     /// Reads only the head of the file: enough to plan the run.
     func readHeader(_ file: FeedFile) throws(FeedFailure) -> StockFeedHeader
-    /// This kind of file's own reject-rate limit (a mapping's `[limits]
-    /// max_reject_rate`), used unless the command line gives one; nil: the run's.
-    var maxRejectRatePercent: Int? { get }
 }
 
 /// A stock format whose records may each name their pharmacy: a chain's
@@ -69,5 +70,8 @@ extension ChainFeedAdapter {
 
 extension StockFeedAdapter {
     public var kind: FeedKind { .stock }
+}
+
+extension FeedAdapter {
     public var maxRejectRatePercent: Int? { nil }
 }

@@ -18,6 +18,7 @@ struct CheckCommand: ParsableCommand {
     static let exitCodes: [(ExitStatus, String)] = [
         (.success, "every file would load (with --mapping: the mapping is valid and every header matches)"),
         (.fileRejected, "a file would be rejected whole, is unrecognised, missing or unreadable (with --mapping: a header does not match)"),
+        (.emptyResult, "with --mapping: a registry or register would be rejected whole for its rejects (too_many_rejects)"),
         (.ioError, "an I/O error such as a full disk"),
         (.configuration, "a mapping (or the --mapping file, also when missing) or the rule file is invalid"),
     ] + ExitStatus.always
@@ -50,7 +51,7 @@ struct CheckCommand: ParsableCommand {
 
     func run() throws {
         if let mapping {
-            let (lines, status) = MappingCheck(path: mapping, feeds: files).run()
+            let (lines, status) = MappingCheck(path: mapping, feeds: files, maxRejectRatePercent: maxRejectRate ?? 5).run()
             for line in lines { if status == .configuration { printError(line) } else { print(line) } }
             if status != .success { throw status.exitCode }
             return

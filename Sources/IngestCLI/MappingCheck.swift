@@ -5,10 +5,14 @@ import IngestCore
 /// `ingest check --mapping FILE [FEED…]` (FEEDS.md §12): a mapping judged
 /// before any run reads a feed with it, and with feeds, each feed's header
 /// held to it. A mapping error exits 78; a feed whose header the mapping
-/// cannot read exits 4, as `check` does for a file that would be rejected.
+/// cannot read exits 4, as `check` does for a file that would be rejected;
+/// a registry or register the run would reject whole for its rejects
+/// (FEEDS.md §12.1) exits 65: nothing of it would be loaded.
 struct MappingCheck {
     let path: String
     let feeds: [String]
+    /// The run's reject limit (`--max-reject-rate`), for a mapping with none of its own.
+    var maxRejectRatePercent = 5
 
     /// The lines to print and the exit status.
     func run() -> (lines: [String], status: ExitStatus) {
@@ -29,10 +33,10 @@ struct MappingCheck {
                     lines.append("\(name): the header matches; pharmacy \(header.pharmacyID), exported \(header.exportedAt.iso8601)")
                 } else {
                     // A registry or register has no header to hold: its records are read and counted.
-                    let counts = Self.counts(adapter, file)
+                    let counts = Self.counts(adapter, file, limit: mapping.maxRejectRatePercent ?? maxRejectRatePercent)
                     if let failure = counts.failure {
                         lines.append("\(name): \(failure.reason.rawValue): \(failure.message)")
-                        status = .fileRejected
+                        if status == .success || failure.reason == .tooManyRejects { status = failure.reason == .tooManyRejects ? .emptyResult : .fileRejected }
                         continue
                     }
                     lines.append("\(name): \(counts.read) records read, \(counts.accepted) accepted, \(counts.read - counts.accepted) rejected")
@@ -45,8 +49,9 @@ struct MappingCheck {
         return (lines, status)
     }
 
-    private static func counts<Adapter: FeedAdapter>(_ adapter: Adapter, _ file: FeedFile) -> (read: Int, accepted: Int, failure: FeedFailure?) {
-        let output = adapter.parse(file)
+    private static func counts<Adapter: FeedAdapter>(_ adapter: Adapter, _ file: FeedFile, limit: Int) -> (read: Int, accepted: Int, failure: FeedFailure?) {
+        var output = adapter.parse(file)
+        output.failIfTooManyRejects(limit: limit)
         return (output.read, output.accepted, output.failure)
     }
 }

@@ -11,13 +11,13 @@ public struct MedicinePackage: Sendable, Hashable {
     /// The package leaflet: the read services' "Info sheet" (`items.info_url`).
     public var leafletURL: String?
     public var spcURL: String?
-    /// `Rx` or `OTC`.
-    public var prescription: String
+    /// `Rx` or `OTC`; nil when the register does not say (a mapped export without the column).
+    public var prescription: String?
     /// In the register file (0 when kept from an earlier snapshot).
     public var line: Int
 
     public init(packageCode: String, name: String, form: String?, strength: String?, packSize: String?, atc: String?,
-                activeSubstance: String?, leafletURL: String?, spcURL: String?, prescription: String, line: Int) {
+                activeSubstance: String?, leafletURL: String?, spcURL: String?, prescription: String?, line: Int) {
         self.packageCode = packageCode
         self.name = name
         self.form = form

@@ -86,7 +86,14 @@ public struct FeedGenerator: Sendable {
         var reference = ReferenceFileWriter(catalog: catalog, pharmacies: options.pharmacies, seed: options.seed, badRate: options.badRate,
                                             name: Self.pharmacyName)
         reference.listYear = options.exportDay.year
-        for (file, counts) in try reference.write(to: feeds) { truth.feeds[file] = counts }
+        for (file, counts) in try reference.write(to: feeds) {
+            var counts = counts
+            // A reference file over the run's reject limit, or rejecting every row, is rejected whole (FEEDS.md §12.1).
+            if counts.read > 0, counts.rejected == counts.read || counts.rejected * 100 > options.maxRejectRatePercent * counts.read {
+                counts.rejectWhole("too_many_rejects")
+            }
+            truth.feeds[file] = counts
+        }
 
         var all = (0..<options.pharmacies).map { stockWriter(index: $0, catalog: catalog) }
         for index in all.indices {

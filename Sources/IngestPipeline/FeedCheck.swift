@@ -26,6 +26,7 @@ public struct FeedCheck {
         report.feeds += classified.settled
         let asOfTime = ExportTimestamp.tallinnTime(asOf)
         let reference = try ReferenceData.load(classified, kinds: BuiltInFormats.references, runDate: asOfTime.localDate, previous: nil,
+                                               maxRejectRatePercent: gates.maxRejectRatePercent,
                                                report: &report)
 
         report.cleanedUp = ScratchDirectory.removeAbandoned()

@@ -184,7 +184,8 @@ public final class ImportRun {
             // Carried prices are minor units of `current`'s currency: under another they would change meaning.
             throw ImportError.configuration("--currency \(options.currency), but current \(previous.version) holds prices in \(held); a snapshot never mixes currencies. Run with --currency \(held), or with --first-night to start a history in \(options.currency)")
         }
-        let reference = try ReferenceData.load(files, kinds: references, runDate: runDate, previous: previous, report: &report)
+        let reference = try ReferenceData.load(files, kinds: references, runDate: runDate, previous: previous,
+                                               maxRejectRatePercent: options.gates.maxRejectRatePercent, report: &report)
         clock.lap("reference data")
         let splitter = ChainFileSplitter(spillPrefix: stagingPath + ".part-", threads: options.parseThreads, timeout: options.feedTimeout)
         defer { splitter.removeSpills() }

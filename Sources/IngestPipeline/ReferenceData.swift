@@ -19,28 +19,33 @@ struct ReferenceData {
 
     /// Loads every reference file of the classification, kind by kind in
     /// `kinds` order. `runDate` (ISO) picks the dated files in force; a kind
-    /// with nothing accepted tonight is kept from `previous`.
+    /// with nothing accepted tonight is kept from `previous`. A file whose
+    /// reject rate passes its mapping's limit, else the run's
+    /// (`maxRejectRatePercent`), or that rejects every row, is rejected whole
+    /// (FEEDS.md §12.1): it never replaces the one in force.
     static func load(_ files: FeedClassification, kinds: [any ReferenceSet.Type], runDate: String, previous: PreviousSnapshot?,
-                     report: inout RunReport) throws -> ReferenceData {
+                     maxRejectRatePercent: Int, report: inout RunReport) throws -> ReferenceData {
         var data = ReferenceData()
         for kind in kinds {
             try data.load(kind, files: files.references[kind.kind] ?? [], claimants: files.referenceAdapters, runDate: runDate,
-                          previous: previous, report: &report)
+                          previous: previous, maxRejectRatePercent: maxRejectRatePercent, report: &report)
         }
         return data
     }
 
     private mutating func load<Set: ReferenceSet>(_ type: Set.Type, files: [FeedFile], claimants: [String: any FeedAdapter], runDate: String,
-                                                  previous: PreviousSnapshot?, report: inout RunReport) throws {
+                                                  previous: PreviousSnapshot?, maxRejectRatePercent: Int, report: inout RunReport) throws {
         var set = Set()
         let parsed = files.map { file in
             var output = FeedOutput<Set.Adapter.Record>(file: file.name)
             // A mapping of the kind reads its own file; its header, if any, is the date it is valid from.
             if let mapped = claimants[file.name] as? any FeedAdapter<Set.Adapter.Record>, mapped.name != Set.adapter.name {
                 let date = Self.parse(file, with: mapped, into: &output)
+                output.failIfTooManyRejects(limit: mapped.maxRejectRatePercent ?? maxRejectRatePercent)
                 return (file: file, output: output, adapter: mapped.name, validFrom: date)
             }
             let header = Set.adapter.parse(file, into: &output)
+            output.failIfTooManyRejects(limit: maxRejectRatePercent)
             return (file: file, output: output, adapter: Set.adapter.name, validFrom: Set.validFrom(file, header: header))
         }
         switch Set.selection {

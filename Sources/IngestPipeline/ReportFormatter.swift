@@ -238,7 +238,15 @@ public struct ReportFormatter {
     where Entry.Kind: CustomStringConvertible {
         guard journal.total > 0 else { return [] }
         var lines = ["", title]
-        let byCode = Dictionary(grouping: journal, by: \.kind)
+        var every: [Entry] = []
+        if samplesPerReason == .max {
+            // `check --all`: every entry, from the journal's file past the sample of each kind.
+            do { try journal.forEveryEntry { every.append($0) } } catch {
+                lines.append("  (the full list could not be read back: \(error); the first \(Journal<Entry>.samplePerKind) of each follow)")
+                every = Array(journal)
+            }
+        }
+        let byCode = Dictionary(grouping: samplesPerReason == .max ? every : Array(journal), by: \.kind)
         for code in journal.counts.keys.sorted() {
             let count = journal.counts[code, default: 0]
             // Runs of one file's same message, in sample order.

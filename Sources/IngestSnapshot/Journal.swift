@@ -122,6 +122,14 @@ public struct Journal<Entry: JournalEntry>: Sendable, RandomAccessCollection {
         guard rename(file.path, path) == 0 else { throw POSIXFailure(operation: "rename to", path: path) }
     }
 
+    /// Every entry in order, not only the sample: read back from the
+    /// journal's file once it has spilled (`ingest check --all`), one line
+    /// at a time, so memory holds one entry however many there are.
+    public func forEveryEntry(_ body: (Entry) throws -> Void) throws {
+        guard let file = spilled else { return try held.forEach(body) }
+        try file.forEachEntry(body)
+    }
+
     /// Removes the spilled file, if any (a dry run, a failed run, a journal absorbed).
     public func discard() {
         spilled?.remove()
@@ -178,6 +186,31 @@ final class JournalFile: @unchecked Sendable {
             other.buffer.append(contentsOf: chunk[..<count])
             try other.flush()
         }
+    }
+
+    /// Every entry, decoded one line at a time through the descriptor
+    /// (which outlives the file's name: a scratch folder may be gone).
+    func forEachEntry<Entry: JournalEntry>(_ body: (Entry) throws -> Void) throws {
+        try flush()
+        let decoder = JSONDecoder()
+        var offset: off_t = 0
+        var chunk = [UInt8](repeating: 0, count: Self.bufferSize)
+        var pending: [UInt8] = []
+        while true {
+            let count = chunk.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, offset) }
+            if count < 0, errno == EINTR { continue }
+            guard count >= 0 else { throw POSIXFailure(operation: "read", path: path) }
+            if count == 0 { break }
+            offset += off_t(count)
+            pending.append(contentsOf: chunk[..<count])
+            var start = 0
+            while let end = pending[start...].firstIndex(of: 10) {
+                try body(try decoder.decode(Entry.self, from: Data(pending[start..<end])))
+                start = end + 1
+            }
+            pending.removeFirst(start)
+        }
+        if !pending.isEmpty { try body(try decoder.decode(Entry.self, from: Data(pending))) }
     }
 
     /// Every entry, decoded (only for a journal kept in memory absorbing a spilled one).

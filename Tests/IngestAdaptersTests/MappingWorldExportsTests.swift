@@ -132,7 +132,7 @@ extension MappingWorldExportsTests {
         let (output, _) = try parse(Self.mapping(), text)
         #expect(output.records.map(\.aptcode) == ["1004"])
         #expect(output.rejects.map { "\($0.line) \($0.reason.rawValue) \($0.message)" } == [
-            "2 bad_encoding aptcode holds the control or marker character U+1B", // the rule every code already had
+            "2 bad_text aptcode has the control character \\u{1B}", // valid UTF-8: bad_text, not bad_encoding (FEEDS.md §12)
             "3 bad_text name has the control character \\u{85}",
             "4 bad_text name has 501 characters, over the 500 allowed",
         ])

@@ -47,11 +47,20 @@ import Testing
         #expect(output.rejects.first?.key == "2")
     }
 
-    @Test func columnsMayComeInAnyOrderAndNewlinesMayBeQuoted() {
-        let output = parse("longitude,latitude,region,name,id\n24.1,59.1,TALLINN,\"Two\nLines\",9\n24.2,59.2,TARTU,Plain,10\n")
+    /// A quoted line break is read; in free text it is folded to one space
+    /// with a warning, in a name it rejects the row (FEEDS.md §12, text hygiene).
+    @Test func columnsMayComeInAnyOrderAndNewlinesMayBeQuoted() throws {
+        let output = parse("longitude,latitude,region,address,name,id\n24.1,59.1,TALLINN,\"Two\n  Lines\",Nine,9\n"
+                           + "24.2,59.2,TARTU,Here,Plain,10\n24.3,59.3,TARTU,Here,\"Bro\nken\",11\n24.4,59.4,TARTU,\"Bell\u{7}\",Seven\u{1},12\n")
         #expect(output.records.map(\.id) == ["9", "10"])
-        #expect(output.records[0].name == "Two\nLines")
-        #expect(output.records[1].line == 4)
+        #expect(output.records.first?.address == "Two Lines")
+        #expect(output.records.last?.line == 4)
+        #expect(output.warnings.map { "\($0.line) \($0.code.rawValue) \($0.message)" }
+            == ["2 folded_text address had a line break, folded to one space"])
+        #expect(output.rejects.map { "\($0.line) \($0.key) \($0.reason.rawValue) \($0.field ?? "") \($0.message)" } == [
+            "5 11 bad_text name name has a line break",
+            "7 12 bad_text name name has the control character \\u{1}",
+        ])
     }
 
     @Test func duplicateAndMissingIdsAreRejected() {

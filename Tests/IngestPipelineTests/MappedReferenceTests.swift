@@ -19,6 +19,8 @@ import Testing
         type = "fixed"
         header = 1
         encoding = "windows-1257"
+        [limits]
+        max_reject_rate = 60
         [columns]
         id = [1, 6]
         name = [7, 26]
@@ -46,6 +48,8 @@ import Testing
         type = "jsonl"
         [export]
         date_from_filename = "register_([0-9-]{10})\\\\.jsonl$"
+        [limits]
+        max_reject_rate = 60
         [columns]
         package_code = "/code"
         name = "/name"
@@ -108,5 +112,22 @@ import Testing
         #expect(second.carriedOver.filter { $0.kind == .reference }.map(\.key).sorted() == ["medicine_register", "pharmacy_registry"])
         #expect(kept.rows("SELECT id, name, latitude FROM pharmacies WHERE id = '5060'") == [["5060", "AASA APTEEK", "59.4380086"]])
         #expect(kept.int("SELECT count(*) FROM medicine_register") == 2)
+
+        // A newer register whose every row is rejected is rejected whole and supersedes nothing (FEEDS.md §12.1).
+        let leaflets = kept.int("SELECT count(*) FROM items WHERE info_url IS NOT NULL")
+        #expect((leaflets ?? 0) > 0)
+        _ = temporary.write("feeds/register_2011-06-01.jsonl", text: """
+            {"code": "1144977", "name": "BAD CHECK DIGIT", "rx": "Rx"}
+            {"code": "1144976", "name": "DOXY", "rx": "maybe"}
+
+            """)
+        let (third, still) = try night(2)
+        let refused = try #require(third.feeds.first { $0.file == "register_2011-06-01.jsonl" })
+        #expect(refused.outcome == .rejected && refused.read == 2 && refused.accepted == 0)
+        #expect(refused.message == "too_many_rejects: 2 of 2 rows rejected (100.0 %), every row rejected; not loaded, the one in force stays")
+        #expect(third.carriedOver.filter { $0.kind == .reference }.map(\.key).sorted() == ["medicine_register", "pharmacy_registry"])
+        #expect(still.int("SELECT count(*) FROM medicine_register") == 2)
+        #expect(still.value("SELECT value FROM meta WHERE key = 'medicine_register_valid_from'") == "2011-05-01")
+        #expect(still.int("SELECT count(*) FROM items WHERE info_url IS NOT NULL") == leaflets)
     }
 }

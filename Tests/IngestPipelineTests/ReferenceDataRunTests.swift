@@ -8,14 +8,15 @@ import Testing
 /// Reference data joined with stock data in a real run over the sample feeds.
 @Suite struct ReferenceDataRunTests {
     private func run(_ temporary: TemporaryDirectory, extra: [String: String] = [:], drop: [String] = [],
-                     now: Date = Date()) throws -> (RunReport, SnapshotQuery) {
+                     now: Date = Date(), maxRejectRate: Int = 5) throws -> (RunReport, SnapshotQuery) {
         let feeds = temporary.subdirectory("feeds")
         for name in try FileManager.default.contentsOfDirectory(atPath: RepositoryFiles.feedsDirectory) where !drop.contains(name) {
             try FileManager.default.copyItem(atPath: RepositoryFiles.feed(name), toPath: "\(feeds)/\(name)")
         }
         for (name, text) in extra { temporary.write("feeds/\(name)", text: text) }
-        let options = ImportOptions(feedsDirectory: feeds, snapshotsDirectory: "\(temporary.path)/snapshots",
+        var options = ImportOptions(feedsDirectory: feeds, snapshotsDirectory: "\(temporary.path)/snapshots",
                                     mappingsDirectory: RepositoryFiles.mappingsDirectory, parseThreads: 2, now: now)
+        options.gates.maxRejectRatePercent = maxRejectRate
         let report = try ImportRun(options: options).run()
         return (report, try SnapshotQuery("\(temporary.path)/snapshots/current"))
     }
@@ -73,7 +74,9 @@ import Testing
         <reimbursementList validFrom="2012-01-01"><package code="1144976"><limitPrice>1.89</limitPrice>
         <tier rate="100"><diagnoses>A50; Q; B99-B01</diagnoses></tier></package><package code="1234567"><tier rate="50"/></package></reimbursementList>
         """
-        let (report, _) = try run(temporary, extra: ["reimbursement_2012.xml": bad, "atc_extra.csv": "code;name\nZ;x\nZ9;bad\n"])
+        let extra = ["reimbursement_2012.xml": bad, "atc_extra.csv": "code;name\nZ;x\nZ9;bad\n"]
+        // Allowed to reject most of their rows, the files load what is good in them.
+        let (report, _) = try run(temporary, extra: extra, maxRejectRate: 100)
         let manifest = try SnapshotDirectory(path: "\(temporary.path)/snapshots").readManifest(report.publishedVersion!)
         for input in manifest.inputs {
             #expect(input.read == input.accepted + input.rejected, "\(input.file)")
@@ -83,6 +86,20 @@ import Testing
         #expect(list.rejectsByReason == ["bad_diagnosis": 2, "bad_package_code": 1])
         #expect(manifest.inputs.first { $0.file == "reimbursement_2011-05-01.xml" }?.outcome == "superseded")
         #expect(manifest.inputs.first { $0.file == "atc_extra.csv" }?.rejectsByReason == ["bad_atc_code": 1])
+
+        // Under the run's 5 %, each is rejected whole (FEEDS.md §12.1): the list of 2011 stays in force.
+        let strict = TemporaryDirectory()
+        let (judged, query) = try run(strict, extra: extra)
+        for input in judged.feeds { #expect(input.read == input.accepted + input.rejected, "\(input.file)") }
+        let rejected = try #require(judged.feeds.first { $0.file == "reimbursement_2012.xml" })
+        #expect(rejected.outcome == .rejected && rejected.accepted == 0)
+        #expect(rejected.message == "too_many_rejects: 3 of 5 rows rejected (60.0 %), over the 5 % allowed; not loaded, the one in force stays")
+        #expect(rejected.rejectsByReason == [.badDiagnosis: 2, .badPackageCode: 1, .tooManyRejects: 2])
+        #expect(judged.feeds.first { $0.file == "reimbursement_2011-05-01.xml" }?.outcome == .loaded)
+        #expect(query.value("SELECT value FROM meta WHERE key = 'reimbursement_valid_from'") == "2011-05-01")
+        let atc = try #require(judged.feeds.first { $0.file == "atc_extra.csv" })
+        #expect(atc.outcome == .rejected && atc.rejectsByReason == [.badATCCode: 1, .tooManyRejects: 1])
+        #expect(query.int("SELECT count(*) FROM atc WHERE code = 'Z'") == 0)
     }
 
     @Test func aListValidOnlyAfterTheRunDateIsNotInForce() throws {

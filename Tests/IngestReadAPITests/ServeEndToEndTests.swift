@@ -67,10 +67,11 @@ import Testing
         func set() { lock.withLock { stopped = true } }
     }
 
-    /// A GET that fails after 30 s rather than waiting for ever.
-    static func get(_ url: String) async throws -> Answer {
+    /// A GET that fails after `timeout` seconds rather than waiting for ever:
+    /// a guard against a hang, not a measure (a changeset on a busy machine takes minutes).
+    static func get(_ url: String, timeout: TimeInterval = 30) async throws -> Answer {
         var request = URLRequest(url: URL(string: url)!)
-        request.timeoutInterval = 30
+        request.timeoutInterval = timeout
         let (body, response) = try await URLSession.shared.data(for: request)
         let http = response as? HTTPURLResponse
         return Answer(status: http?.statusCode ?? 0, version: http?.value(forHTTPHeaderField: "X-Snapshot-Version"), body: body,

@@ -184,7 +184,7 @@ import Testing
         try await Polling.until("the server to open night 2") { try await ServeEndToEndTests.get("\(base)/health").version == second }
         let clients = Task {
             try await withThrowingTaskGroup(of: ServeEndToEndTests.Answer.self) { group in
-                for _ in 0..<4 { group.addTask { try await ServeEndToEndTests.get("\(base)/?q=changes&since=\(first)") } }
+                for _ in 0..<4 { group.addTask { try await ServeEndToEndTests.get("\(base)/?q=changes&since=\(first)", timeout: 900) } }
                 return try await group.reduce(into: []) { $0.append($1) }
             }
         }

@@ -95,7 +95,8 @@ public enum MappingKind: String, Sendable, CaseIterable {
         switch self {
         case .stock: CanonicalField.required
         case .registry: [.id, .name, .latitude, .longitude]
-        case .register: [.packageCode, .name, .leafletURL, .prescription]
+        // FEEDS.md §12.1: a register record cannot do without its code and name; the rest may be unknown (NULL).
+        case .register: [.packageCode, .name]
         }
     }
 }

@@ -46,6 +46,8 @@ final class MappedRecordReader {
     /// in a set that held only "" hashed (and NFC-normalised) every field of
     /// every row: a sixth of a mapped CSV's parse (perf, `ingest check`).
     private let extraMissingValues: [Set<String>?]
+    /// `[values]` by field position, nil for the fields it does not name.
+    private let translations: [[String: String]?]
     /// Set for a registry or register mapping: each record not filtered out
     /// goes here with its line (its fields read through `value`), never
     /// becoming an offer.
@@ -59,12 +61,14 @@ final class MappedRecordReader {
         if case .fixed(let id) = mapping.pharmacyID { values[CanonicalField.pharmacyID.position] = id }
         if case .fileName(let pattern) = mapping.exportedAt { values[CanonicalField.exportedAt.position] = Self.capture(pattern, in: fileName) }
         if case .fixed(let date) = mapping.exportedAt { values[CanonicalField.exportedAt.position] = date }
+        for (field, constant) in mapping.constants { values[field.position] = constant }
         self.fileValues = values.map { $0?.trimmed }
         if case .fixed(let code) = mapping.currency { fixedCurrency = code.trimmed.uppercased() } else { fixedCurrency = nil }
         extraMissingValues = mapping.missingValues.map { values in
             let extra = values.subtracting([""])
             return extra.isEmpty ? nil : extra
         }
+        translations = CanonicalField.allCases.map { mapping.translations[$0] }
         conditionValues = Array(repeating: nil, count: mapping.skipWhen.count)
         conditionPatterns = mapping.skipWhen.map { condition in
             // The loader compiled each pattern once already; a failure here cannot happen.
@@ -74,11 +78,16 @@ final class MappedRecordReader {
     }
 
     /// Turns the values the mapping calls missing into nil (FEEDS.md §12:
-    /// `missing_values`; an empty value is always missing).
+    /// `missing_values`; an empty value is always missing), then replaces
+    /// the values `[values]` translates (§12.1), before any field's rules.
     func applyMissingValues() {
         for position in fields.indices {
             guard let text = fields[position] else { continue }
-            if text.isEmpty || extraMissingValues[position]?.contains(text) == true { fields[position] = nil }
+            if text.isEmpty || extraMissingValues[position]?.contains(text) == true {
+                fields[position] = nil
+            } else if let lookup = translations[position], let meant = lookup[MappedFieldValue.lookupKey(text)] {
+                fields[position] = meant
+            }
         }
     }
 
@@ -242,7 +251,6 @@ final class MappedRecordReader {
     /// for a single feed; a chain part finds its own when it is replayed, one
     /// pharmacy at a time, so the split keeps no set of keys per pharmacy.
     private func offer(line: Int, aptcode: String) throws(StockFieldRules.Problem) -> (StockOffer, (gtin: String, restricted: Bool)?) {
-        let key = try StockFieldRules.required(aptcode, field: "aptcode")
         if router == nil, case .column = mapping.pharmacyID, let expected = pharmacyID {
             let id = value(.pharmacyID) ?? ""
             guard id == expected else {
@@ -256,6 +264,7 @@ final class MappedRecordReader {
                 throw .init(reason: .badText, field: field.rawValue, message: "\(field.rawValue) has \(problem)")
             }
         }
+        let key = try StockFieldRules.required(aptcode, field: "aptcode")
         let description = try StockFieldRules.description(
             packageCode: value(.packageCode), gtin: value(.gtin), name: value(.name),
             producer: value(.producer), activeSubstance: value(.activeSubstance), fields: Self.fieldNames)
@@ -274,9 +283,6 @@ final class MappedRecordReader {
         guard let text = value(.price) else {
             throw .init(reason: .missingPrice, field: "price", message: "no price (empty or one of the mapping's missing values)")
         }
-        guard var amount = ExactDecimal.parse(text.utf8, decimalSeparator: mapping.decimalSeparator, maxFractionDigits: 4) else {
-            throw .init(reason: .badPrice, field: "price", message: "price '\(text)' is not a decimal number with '\(Character(Unicode.Scalar(mapping.decimalSeparator)))' as separator")
-        }
         let code: String
         switch mapping.currency {
         case .fixed: code = fixedCurrency ?? ""
@@ -285,6 +291,17 @@ final class MappedRecordReader {
         }
         guard let kept = Money.keptCurrency(of: code) else {
             throw .init(reason: .badPrice, field: "currency", message: "currency '\(code)' is not an ISO 4217 code")
+        }
+        var amount: ExactDecimal
+        switch PriceText.parse(text, decimalSeparator: mapping.decimalSeparator, thousands: mapping.thousandsSeparator, currency: code.trimmed.uppercased()) {
+        case .success(let parsed): amount = parsed
+        case .failure(.otherCurrency(let marker)):
+            throw .init(reason: .wrongCurrency, field: "price",
+                        message: "price '\(text)' is written in \(marker), the feed's prices are in \(code.trimmed.uppercased()); never converted at a market rate")
+        case .failure(.notANumber):
+            let thousands = mapping.thousandsSeparator.map { " and '\($0)' between thousands" } ?? ""
+            throw .init(reason: .badPrice, field: "price",
+                        message: "price '\(text)' is not a decimal number with '\(Character(Unicode.Scalar(mapping.decimalSeparator)))' as separator\(thousands)")
         }
         if mapping.pricesInMinorUnits {
             // Written in cents, pence, öre: the minor unit of the currency written (the kroon's sent for EEK).

@@ -17,11 +17,11 @@ struct MappedRows {
     }
 
     /// Reads `file`, handing each record's values (trimmed, missing ones left
-    /// out) and line to `record`; what the readers reject (a row's field
-    /// count, a filter, text that does not decode) and a failure of the whole
-    /// file end in `output` too. Free text holding a control character is
-    /// folded to one space, with a warning (FEEDS.md §12, text hygiene).
-    func read<Record>(_ file: FeedFile, into output: inout FeedOutput<Record>, freeText: Set<CanonicalField>,
+    /// out) and line to `record`, whose kind's rules check them (text
+    /// hygiene included, as for the built-in adapters); what the readers
+    /// reject (a row's field count, a filter, text that does not decode) and
+    /// a failure of the whole file end in `output` too.
+    func read<Record>(_ file: FeedFile, into output: inout FeedOutput<Record>,
                       record: (_ values: [String: String], _ line: Int, _ output: inout FeedOutput<Record>) -> Void) {
         var result = output
         let fields = mapping.kind.fields
@@ -30,17 +30,7 @@ struct MappedRows {
             let sink: (Int, MappedRecordReader) -> Void = { line, reader in
                 var values: [String: String] = [:]
                 for field in fields {
-                    guard var text = reader.value(field)?.trimmed, !text.isEmpty else { continue }
-                    if TextHygiene.problem(in: text) != nil {
-                        let key = reader.value(.id) ?? reader.value(.packageCode) ?? ""
-                        if freeText.contains(field) {
-                            text = Self.folded(text)
-                            result.warn(line: line, key: key, code: .foldedText, message: "\(field.rawValue) had a line break or control character, folded to one space")
-                        } else {
-                            result.reject(line: line, key: key, reason: .badText, message: "\(field.rawValue) has \(TextHygiene.problem(in: text) ?? "")", field: field.rawValue)
-                            return
-                        }
-                    }
+                    guard let text = reader.value(field)?.trimmed, !text.isEmpty else { continue }
                     values[field.rawValue] = text
                 }
                 record(values, line, &result)
@@ -57,22 +47,6 @@ struct MappedRows {
         if let failure = rows.failure, result.failure == nil { result.failure = failure }
         output = result
     }
-
-    /// Line breaks and control characters (and the runs of spaces around them) as one space.
-    static func folded(_ text: String) -> String {
-        var scalars = String.UnicodeScalarView()
-        var pendingSpace = false
-        for scalar in text.unicodeScalars {
-            if TextHygiene.isControl(scalar) || scalar == " " || scalar == "\t" {
-                pendingSpace = true
-                continue
-            }
-            if pendingSpace, !scalars.isEmpty { scalars.append(" ") }
-            pendingSpace = false
-            scalars.append(scalar)
-        }
-        return String(scalars)
-    }
 }
 
 /// The pharmacy registry from any layout, by a mapping with `kind = "registry"`
@@ -82,6 +56,7 @@ public struct MappedRegistryAdapter: FeedAdapter {
     public var name: String { mapping.adapterName }
     public var summary: String { "Pharmacy registry by \(mapping.file) (FEEDS.md §5, §12)" + (mapping.fileNameGlob.map { "; recognised by file name \($0)" } ?? "") }
     public let kind = FeedKind.pharmacyRegistry
+    public var maxRejectRatePercent: Int? { mapping.maxRejectRatePercent }
 
     public init(mapping: StockFeedMapping) {
         self.mapping = mapping
@@ -91,7 +66,7 @@ public struct MappedRegistryAdapter: FeedAdapter {
 
     public func parse(_ file: FeedFile, into output: inout FeedOutput<PharmacyRecord>) -> NoHeader? {
         var seen = Set<String>()
-        MappedRows(mapping: mapping).read(file, into: &output, freeText: [.address, .openHours, .phone, .region]) { values, line, output in
+        MappedRows(mapping: mapping).read(file, into: &output) { values, line, output in
             PharmacyRegistryAdapter.read(values, line: line, seen: &seen, into: &output)
         }
         return nil
@@ -106,6 +81,7 @@ public struct MappedRegisterAdapter: FeedAdapter {
     public var name: String { mapping.adapterName }
     public var summary: String { "Medicine register by \(mapping.file) (FEEDS.md §11, §12)" + (mapping.fileNameGlob.map { "; recognised by file name \($0)" } ?? "") }
     public let kind = FeedKind.medicineRegister
+    public var maxRejectRatePercent: Int? { mapping.maxRejectRatePercent }
 
     public init(mapping: StockFeedMapping) {
         self.mapping = mapping
@@ -118,7 +94,7 @@ public struct MappedRegisterAdapter: FeedAdapter {
     public func parse(_ file: FeedFile, into output: inout FeedOutput<MedicinePackage>) -> String? {
         var seen = Set<String>()
         var validFrom = fixedDate(file)
-        MappedRows(mapping: mapping).read(file, into: &output, freeText: []) { values, line, output in
+        MappedRows(mapping: mapping).read(file, into: &output) { values, line, output in
             if validFrom == nil, let text = values[CanonicalField.exportedAt.rawValue] {
                 validFrom = mapping.dateFormat.parse(text, in: mapping.timeZone)?.localDate
             }
@@ -137,9 +113,4 @@ public struct MappedRegisterAdapter: FeedAdapter {
         case .column: nil
         }
     }
-}
-
-extension WarningCode {
-    /// Free text (an address, opening hours) with a line break or control character, folded to one space (FEEDS.md §12).
-    public static let foldedText = WarningCode(rawValue: "folded_text")
 }

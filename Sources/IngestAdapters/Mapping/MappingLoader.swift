@@ -19,10 +19,16 @@ public enum MappingLoader {
         "missing_values": Set(CanonicalField.allCases.map(\.rawValue)),
         "filter": ["skip_when"],
         "limits": ["max_reject_rate"],
-        "prices": ["currency", "currency_column", "includes_vat", "vat_rate", "vat_rate_column", "price_unit"],
+        "prices": ["currency", "currency_column", "includes_vat", "vat_rate", "vat_rate_column", "price_unit", "thousands"],
         "pharmacy": ["id", "id_from_filename"],
         "export": ["date_from_filename", "date", "date_per_row"],
         "columns": Set(CanonicalField.allCases.map(\.rawValue)),
+        "values": Set(CanonicalField.allCases.map(\.rawValue)),
+        "constants": Set(CanonicalField.allCases.map(\.rawValue)),
+    ]
+    /// Fields that have a section of their own for a value every record shares.
+    static let ownSections: [CanonicalField: String] = [
+        .pharmacyID: "[pharmacy] id", .exportedAt: "[export] date", .currency: "[prices] currency", .vatRate: "[prices] vat_rate",
     ]
 
     /// Every mapping in `directory`, sorted by name. A missing directory has none.
@@ -94,8 +100,9 @@ public enum MappingLoader {
         func mapping(name: String) throws(MappingError) -> StockFeedMapping {
             let kind = try mappingKind()
             try checkKnownKeys(kind)
-            let lists = try columnLists()
-            var columns = try columns()
+            let constants = try constants()
+            let lists = try columnLists(constants: constants)
+            var columns = try columnLists(constants: constants).mapValues { $0[0] }
             let (layout, requiredColumns) = try layout(columns: columns)
             let glob = try fileNameGlob(layout: layout, requiredColumns: requiredColumns)
             let text = try textFormat()
@@ -109,6 +116,9 @@ public enum MappingLoader {
                 currency: currency, vatRate: vatRate, pharmacyID: pharmacyID, exportedAt: exported,
                 columns: columns)
             mapping.kind = kind
+            mapping.constants = constants
+            mapping.translations = try translations()
+            try checkWrittenValues(mapping)
             mapping.joinedColumns = lists.filter { $0.value.count > 1 }
             mapping.missingValues = try missingValues()
             mapping.skipWhen = try skipConditions()
@@ -118,6 +128,13 @@ public enum MappingLoader {
             case "major": mapping.pricesInMinorUnits = false
             case "minor": mapping.pricesInMinorUnits = true
             case let other: throw fail("prices.price_unit", "must be \"major\" (euros, pounds) or \"minor\" (cents, pence), not '\(other)'")
+            }
+            if let thousands = try string("prices", "thousands") {
+                guard [",", ".", " ", "'"].contains(thousands), let scalar = thousands.unicodeScalars.first else {
+                    throw fail("prices.thousands", "must be \",\", \".\", \" \" or \"'\", not '\(thousands)'")
+                }
+                guard scalar.value != UInt32(mapping.decimalSeparator) else { throw fail("prices.thousands", "must differ from the decimal separator") }
+                mapping.thousandsSeparator = scalar
             }
             if mapping.exportDatePerRow, case .column = mapping.exportedAt {} else if mapping.exportDatePerRow {
                 throw fail("export.date_per_row", "applies to an exported_at column only")
@@ -241,6 +258,8 @@ public enum MappingLoader {
             var sections = MappingLoader.sections
             sections["columns"] = fields
             sections["missing_values"] = fields
+            sections["values"] = fields
+            sections["constants"] = fields
             if kind != .stock {
                 // What a registry or register leaves out: prices, a pharmacy, and for a registry a date.
                 sections["prices"] = nil
@@ -253,23 +272,81 @@ public enum MappingLoader {
                 }
                 guard let section = table[key]?.table else { throw fail(key, "must be a table") }
                 for inner in section.keys where !allowed.contains(inner) {
-                    let hint = key == "columns" || key == "missing_values"
+                    let hint = ["columns", "missing_values", "values", "constants"].contains(key)
                         ? "not a field of a \(kind) mapping; known: \(kind.fields.map(\.rawValue).joined(separator: ", "))" : "unknown key"
                     throw fail("\(key).\(inner)", hint)
                 }
             }
         }
 
-        /// `[columns]`: canonical field → column name, number or XML path.
-        private func columns() throws(MappingError) -> [CanonicalField: String] {
-            try columnLists().mapValues { $0[0] }
+        /// `[constants] field = "value"`: the same value for every record
+        /// (FEEDS.md §12.1), checked as the field's own values are. A field
+        /// takes a constant or columns, not both; the pharmacy, the export
+        /// date, the currency and the VAT rate keep their own sections.
+        private func constants() throws(MappingError) -> [CanonicalField: String] {
+            guard let table = try section("constants") else { return [:] }
+            var constants: [CanonicalField: String] = [:]
+            for key in table.keys.sorted() {
+                let field = CanonicalField(rawValue: key)!
+                if let own = MappingLoader.ownSections[field] { throw fail("constants.\(key)", "is given by \(own), not a constant") }
+                guard let text = table[key]?.string?.trimmed, !text.isEmpty else {
+                    throw fail("constants.\(key)", "must be a non-empty string")
+                }
+                if try section("columns")?[key] != nil { throw fail("constants.\(key)", "give a constant or columns for \(key), not both") }
+                constants[field] = text
+            }
+            return constants
         }
 
-        /// `[columns]` with every field's columns: one, or a list joined with one space (FEEDS.md §12).
-        func columnLists() throws(MappingError) -> [CanonicalField: [String]] {
+        /// `[values] field = { "as written" = "as meant" }`: translations per
+        /// field, looked up ignoring case (FEEDS.md §12.1); every target must
+        /// be a valid value of its field, or no record could ever use it.
+        private func translations() throws(MappingError) -> [CanonicalField: [String: String]] {
+            guard let table = try section("values") else { return [:] }
+            var translations: [CanonicalField: [String: String]] = [:]
+            for key in table.keys.sorted() {
+                let field = CanonicalField(rawValue: key)!
+                guard let pairs = table[key]?.table else {
+                    throw fail("values.\(key)", "must be a table of values as written and as meant, such as { \"Retseptiravim\" = \"Rx\" }")
+                }
+                var lookup: [String: String] = [:]
+                for written in pairs.keys.sorted() {
+                    guard let meant = pairs[written]?.string?.trimmed, !meant.isEmpty else {
+                        throw fail("values.\(key)", "'\(written)' must translate to a non-empty string")
+                    }
+                    guard lookup.updateValue(meant, forKey: MappedFieldValue.lookupKey(written)) == nil else {
+                        throw fail("values.\(key)", "'\(written)' is listed twice (values are compared ignoring case)")
+                    }
+                }
+                translations[field] = lookup
+            }
+            return translations
+        }
+
+        /// Every constant and translation target is a value its field takes.
+        private func checkWrittenValues(_ mapping: StockFeedMapping) throws(MappingError) {
+            func problem(_ text: String, _ field: CanonicalField) -> String? {
+                MappedFieldValue.problem(text, of: field, decimalSeparator: mapping.decimalSeparator,
+                                         dateFormat: mapping.dateFormat, timeZone: mapping.timeZone)
+            }
+            for (field, text) in mapping.constants.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+                if let problem = problem(text, field) { throw fail("constants.\(field.rawValue)", "'\(text)' \(problem)") }
+            }
+            for (field, lookup) in mapping.translations.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+                for (written, meant) in lookup.sorted(by: { $0.key < $1.key }) {
+                    if let problem = problem(meant, field) {
+                        throw fail("values.\(field.rawValue)", "'\(written)' translates to '\(meant)', which \(problem)")
+                    }
+                }
+            }
+        }
+
+        /// `[columns]` with every field's columns: one, or a list joined with
+        /// one space (FEEDS.md §12); a field with a constant needs none.
+        func columnLists(constants: [CanonicalField: String] = [:]) throws(MappingError) -> [CanonicalField: [String]] {
             guard let columnTable = try section("columns") else { throw fail("columns", "missing: map at least aptcode, name and price (and quantity, unless the feed is a price list)") }
             var columns: [CanonicalField: [String]] = [:]
-            if try string("format", "type") == "fixed" { return try rangeLists(columnTable) }
+            if try string("format", "type") == "fixed" { return try rangeLists(columnTable, constants: constants) }
             /// Names as the file writes them (FEEDS.md §12): `"Bezeichnung "` and
             /// `Bezeichnung` both name the header cell `Bezeichnung `, trimmed on both sides.
             func column(_ value: TOMLValueConvertible) -> String? {
@@ -294,11 +371,15 @@ public enum MappingLoader {
                     throw fail("columns.\(key)", "must be a column name (at most \(MappingLoader.longestName) bytes), a 1-based column number, an XML path, or a list of them")
                 }
             }
-            let kind = try mappingKind()
-            for field in kind.required where columns[field] == nil {
-                throw fail("columns.\(field.rawValue)", "missing: every \(kind) record needs \(field.rawValue)")
-            }
+            try checkRequired(columns, constants: constants)
             return columns
+        }
+
+        private func checkRequired(_ columns: [CanonicalField: [String]], constants: [CanonicalField: String]) throws(MappingError) {
+            let kind = try mappingKind()
+            for field in kind.required where columns[field] == nil && constants[field] == nil {
+                throw fail("columns.\(field.rawValue)", "missing: every \(kind) record needs \(field.rawValue) (a column, or a value in [constants])")
+            }
         }
 
         /// A range `[first, last]` (fixed-width files) as its column key, or nil.
@@ -308,7 +389,7 @@ public enum MappingLoader {
         }
 
         /// `[columns]` of a fixed-width file: each field a range `[1, 7]`, or a list of ranges joined.
-        private func rangeLists(_ columnTable: TOMLTable) throws(MappingError) -> [CanonicalField: [String]] {
+        private func rangeLists(_ columnTable: TOMLTable, constants: [CanonicalField: String]) throws(MappingError) -> [CanonicalField: [String]] {
             var columns: [CanonicalField: [String]] = [:]
             for key in columnTable.keys {
                 guard let value = columnTable[key] else { continue }
@@ -326,10 +407,7 @@ public enum MappingLoader {
                 }
                 columns[CanonicalField(rawValue: key)!] = keys
             }
-            let kind = try mappingKind()
-            for field in kind.required where columns[field] == nil {
-                throw fail("columns.\(field.rawValue)", "missing: every \(kind) record needs \(field.rawValue)")
-            }
+            try checkRequired(columns, constants: constants)
             return columns
         }
 

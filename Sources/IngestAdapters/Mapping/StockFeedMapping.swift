@@ -64,6 +64,12 @@ public struct StockFeedMapping: Sendable {
     public var kind = MappingKind.stock
     /// `[prices] price_unit = "minor"`: prices are written in cents, pence, öre.
     public var pricesInMinorUnits = false
+    /// `[prices] thousands`: the separator of digit groups in prices, if the file writes one.
+    public var thousandsSeparator: Unicode.Scalar?
+    /// `[constants]`: fields every record of the file shares (FEEDS.md §12.1).
+    public var constants: [CanonicalField: String] = [:]
+    /// `[values]`: per field, values as written (`MappedFieldValue.lookupKey`) and as meant.
+    public var translations: [CanonicalField: [String: String]] = [:]
 
     public var adapterName: String { "mapping:\(name)" }
 

@@ -55,6 +55,10 @@ public struct GS1DatasheetAdapter: FeedAdapter {
                 output.reject(line: item.line, key: trade.gtin, reason: .badHierarchy,
                               message: "GTIN \(trade.gtin) contains itself through its children", field: "child")
             case .accepted(let trade):
+                if let raw = item.descriptions.first(where: { $0.lang == "et" })?.text ?? item.descriptions.first?.text,
+                   let problem = TextHygiene.problem(in: raw) {
+                    output.warn(line: item.line, key: trade.gtin, code: .foldedText, message: "description had \(problem), folded to one space")
+                }
                 if trade.gtin.isEmpty == false, GTIN.isRestricted(trade.gtin) {
                     output.warn(line: item.line, key: trade.gtin, code: .restrictedGTIN, message: "GTIN \(trade.gtin) is not globally unique")
                 }
@@ -71,6 +75,13 @@ public struct GS1DatasheetAdapter: FeedAdapter {
     private func validate(_ item: GS1Reader.Pending) -> Verdict {
         if let field = item.tooLong {
             return .rejected(.lineTooLong, field, "\(field) is longer than \(XMLTextCapture.maxBytes) bytes")
+        }
+        // FEEDS.md §12's text hygiene, as for every reference file: codes and the brand name are rejected, descriptions folded.
+        for (field, text) in [("gtin", item.gtin), ("unitDescriptor", item.unitDescriptor), ("brandName", item.brand ?? ""),
+                              ("netContent", item.netContent ?? "")] {
+            if let problem = TextHygiene.problem(in: text, longest: field == "brandName" ? TextHygiene.longestName : nil) {
+                return .rejected(.badText, field, "\(field) has \(problem)")
+            }
         }
         let gtin: String
         switch GTIN.normalize(item.gtin) {
@@ -102,7 +113,7 @@ public struct GS1DatasheetAdapter: FeedAdapter {
         if item.unitDescriptor != "BASE_UNIT_OR_EACH", children.isEmpty {
             return .rejected(.badHierarchy, "child", "a \(item.unitDescriptor) must list its children")
         }
-        let description = item.descriptions.first { $0.lang == "et" }?.text ?? item.descriptions.first?.text
+        let description = (item.descriptions.first { $0.lang == "et" }?.text ?? item.descriptions.first?.text).map { TextHygiene.problem(in: $0) == nil ? $0 : ReferenceTextHygiene.folded($0) }
         var trade = GS1TradeItem(gtin: gtin, unitDescriptor: item.unitDescriptor, brand: item.brand, description: description,
                                  netContent: item.netContent, imageURL: item.imageURL, children: children, line: item.line)
         for result in item.results {

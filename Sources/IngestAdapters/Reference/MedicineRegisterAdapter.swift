@@ -84,7 +84,9 @@ public struct MedicineRegisterAdapter: FeedAdapter {
     /// record or a reject: the rules every register follows, this CSV or a
     /// mapped one (`kind = "register"`).
     static func read(_ values: [String: String], line: Int, seen: inout Set<String>, into output: inout FeedOutput<MedicinePackage>) {
+        var values = values
         let code = values["package_code"] ?? ""
+        guard ReferenceTextHygiene.check(&values, order: Self.columns, freeText: [], line: line, key: code, into: &output) else { return }
         func reject(_ reason: RejectReason, _ field: String, _ message: String) {
             output.reject(line: line, key: code, reason: reason, message: message, field: field)
         }
@@ -92,8 +94,9 @@ public struct MedicineRegisterAdapter: FeedAdapter {
             return reject(.badPackageCode, "package_code", "package code '\(code)' is not 7 digits with a valid check digit")
         }
         guard let name = values["name"], !name.isEmpty else { return reject(.missingField, "name", "name is empty") }
-        let prescription = values["prescription"] ?? ""
-        guard ["Rx", "OTC"].contains(prescription) else {
+        // Left out of a mapped register it is unknown (NULL, FEEDS.md §12.1); written, it must be one of the two.
+        let prescription = values["prescription"]
+        if let prescription, !["Rx", "OTC"].contains(prescription) {
             return reject(.badPrescription, "prescription", "prescription '\(prescription)' is not Rx or OTC")
         }
         func optional(_ key: String) -> String? { values[key].flatMap { $0.isEmpty ? nil : $0 } }

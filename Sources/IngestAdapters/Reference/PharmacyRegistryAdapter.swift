@@ -10,6 +10,8 @@ public struct PharmacyRegistryAdapter: FeedAdapter {
 
     static let required = ["id", "name", "latitude", "longitude"]
     static let optional = ["chain_id", "region", "address", "phone", "open_hours"]
+    /// Folded, not rejected, when they hold a line break (FEEDS.md §12).
+    static let freeText: Set<String> = ["region", "address", "phone", "open_hours"]
 
     public init() {}
 
@@ -69,7 +71,9 @@ public struct PharmacyRegistryAdapter: FeedAdapter {
     /// record or a reject: the rules every registry follows, this CSV or a
     /// mapped one (`kind = "registry"`).
     static func read(_ values: [String: String], line: Int, seen: inout Set<String>, into output: inout FeedOutput<PharmacyRecord>) {
+        var values = values
         let id = values["id"] ?? ""
+        guard ReferenceTextHygiene.check(&values, order: Self.required + Self.optional, freeText: Self.freeText, line: line, key: id, into: &output) else { return }
         func reject(_ reason: RejectReason, _ field: String, _ message: String) {
             output.reject(line: line, key: id, reason: reason, message: message, field: field)
         }

@@ -88,7 +88,11 @@ enum StockFieldRules {
         guard needsCloserLook(text) else { return }
         for scalar in text.unicodeScalars where scalar.value < 0x20 && scalar != "\t" && scalar != "\n" && scalar != "\r"
             || scalar == "\u{FEFF}" || scalar == "\u{FFFD}" || scalar == "\u{7F}" {
-            throw Problem(reason: .badEncoding, field: field, message: "\(field) holds the control or marker character U+\(String(scalar.value, radix: 16, uppercase: true))")
+            // A control character is valid UTF-8 and a fault of the text (FEEDS.md §12, `bad_text`); a stray
+            // byte order mark or a replacement character is what a broken decoder left (`bad_encoding`).
+            let marker = scalar == "\u{FEFF}" || scalar == "\u{FFFD}"
+            throw Problem(reason: marker ? .badEncoding : .badText, field: field,
+                          message: "\(field) holds the \(marker ? "marker" : "control") character U+\(String(scalar.value, radix: 16, uppercase: true))")
         }
     }
 }

@@ -47,7 +47,7 @@ struct MedicineRegisterSet: ReferenceSet {
                 packageCode: statement.string(0) ?? "", name: statement.string(1) ?? "", form: statement.string(2),
                 strength: statement.string(3), packSize: statement.string(4), atc: statement.string(5),
                 activeSubstance: statement.string(6), leafletURL: statement.string(7), spcURL: statement.string(8),
-                prescription: statement.string(9) ?? "", line: 0)
+                prescription: statement.string(9), line: 0)
             packages[package.packageCode] = package
         }
         return !packages.isEmpty
