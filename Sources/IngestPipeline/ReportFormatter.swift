@@ -251,8 +251,10 @@ public struct ReportFormatter {
             let count = journal.counts[code, default: 0]
             // Runs of one file's same message, in sample order.
             var runs: [(first: Sample, lines: [Int])] = []
-            for entry in byCode[code] ?? [] {
-                let next = sample(entry)
+            var entries = (byCode[code] ?? []).map(sample)
+            // Every entry is in the order it was written (a sorted feed's revoked offers by key): listed by file and line, as the sample is.
+            if samplesPerReason == .max { entries.sort { ($0.file, $0.line) < ($1.file, $1.line) } }
+            for next in entries {
                 if samplesPerReason < .max, let last = runs.last, last.first.file == next.file, last.first.text == next.text {
                     runs[runs.count - 1].lines.append(next.line)
                 } else {

@@ -172,44 +172,49 @@ final class JournalFile: @unchecked Sendable {
 
     /// Appends this file's bytes to `other`.
     func copy(to other: JournalFile) throws(POSIXFailure) {
-        try flush()
         try other.flush()
+        try readChunks { chunk throws(POSIXFailure) in
+            other.buffer.append(contentsOf: chunk)
+            try other.flush()
+        }
+    }
+
+    /// The file's bytes from its start, a buffer at a time. pread: the
+    /// descriptor's own offset is where appends go, and the descriptor
+    /// outlives the file's name (a scratch folder may be gone).
+    private func readChunks(_ body: (ArraySlice<UInt8>) throws(POSIXFailure) -> Void) throws(POSIXFailure) {
+        try flush()
         var offset: off_t = 0
         var chunk = [UInt8](repeating: 0, count: Self.bufferSize)
         while true {
-            // pread: the descriptor's own offset is where appends go.
             let count = chunk.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, offset) }
             if count < 0, errno == EINTR { continue }
             guard count >= 0 else { throw POSIXFailure(operation: "read", path: path) }
             if count == 0 { return }
             offset += off_t(count)
-            other.buffer.append(contentsOf: chunk[..<count])
-            try other.flush()
+            try body(chunk[..<count])
         }
     }
 
-    /// Every entry, decoded one line at a time through the descriptor
-    /// (which outlives the file's name: a scratch folder may be gone).
+    /// Every entry, decoded one line at a time.
     func forEachEntry<Entry: JournalEntry>(_ body: (Entry) throws -> Void) throws {
-        try flush()
         let decoder = JSONDecoder()
-        var offset: off_t = 0
-        var chunk = [UInt8](repeating: 0, count: Self.bufferSize)
         var pending: [UInt8] = []
-        while true {
-            let count = chunk.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, offset) }
-            if count < 0, errno == EINTR { continue }
-            guard count >= 0 else { throw POSIXFailure(operation: "read", path: path) }
-            if count == 0 { break }
-            offset += off_t(count)
-            pending.append(contentsOf: chunk[..<count])
+        var failure: (any Error)?
+        try readChunks { chunk in
+            guard failure == nil else { return }
+            pending.append(contentsOf: chunk)
             var start = 0
             while let end = pending[start...].firstIndex(of: 10) {
-                try body(try decoder.decode(Entry.self, from: Data(pending[start..<end])))
+                do { try body(try decoder.decode(Entry.self, from: Data(pending[start..<end]))) } catch {
+                    failure = error
+                    return
+                }
                 start = end + 1
             }
             pending.removeFirst(start)
         }
+        if let failure { throw failure }
         if !pending.isEmpty { try body(try decoder.decode(Entry.self, from: Data(pending))) }
     }
 

@@ -117,8 +117,11 @@ public enum MappingLoader {
                 columns: columns)
             mapping.kind = kind
             mapping.constants = constants
-            mapping.translations = try translations()
-            try checkWrittenValues(mapping)
+            let written = try translations()
+            mapping.translations = written.mapValues { pairs in
+                Dictionary(uniqueKeysWithValues: pairs.map { (MappedFieldValue.lookupKey($0.written), $0.meant) })
+            }
+            try checkWrittenValues(mapping, translations: written)
             mapping.joinedColumns = lists.filter { $0.value.count > 1 }
             mapping.missingValues = try missingValues()
             mapping.skipWhen = try skipConditions()
@@ -301,15 +304,16 @@ public enum MappingLoader {
         /// `[values] field = { "as written" = "as meant" }`: translations per
         /// field, looked up ignoring case (FEEDS.md §12.1); every target must
         /// be a valid value of its field, or no record could ever use it.
-        private func translations() throws(MappingError) -> [CanonicalField: [String: String]] {
+        private func translations() throws(MappingError) -> [CanonicalField: [(written: String, meant: String)]] {
             guard let table = try section("values") else { return [:] }
-            var translations: [CanonicalField: [String: String]] = [:]
+            var translations: [CanonicalField: [(written: String, meant: String)]] = [:]
             for key in table.keys.sorted() {
                 let field = CanonicalField(rawValue: key)!
                 guard let pairs = table[key]?.table else {
                     throw fail("values.\(key)", "must be a table of values as written and as meant, such as { \"Retseptiravim\" = \"Rx\" }")
                 }
                 var lookup: [String: String] = [:]
+                var listed: [(written: String, meant: String)] = []
                 for written in pairs.keys.sorted() {
                     guard let meant = pairs[written]?.string?.trimmed, !meant.isEmpty else {
                         throw fail("values.\(key)", "'\(written)' must translate to a non-empty string")
@@ -317,14 +321,16 @@ public enum MappingLoader {
                     guard lookup.updateValue(meant, forKey: MappedFieldValue.lookupKey(written)) == nil else {
                         throw fail("values.\(key)", "'\(written)' is listed twice (values are compared ignoring case)")
                     }
+                    listed.append((written, meant))
                 }
-                translations[field] = lookup
+                translations[field] = listed
             }
             return translations
         }
 
         /// Every constant and translation target is a value its field takes.
-        private func checkWrittenValues(_ mapping: StockFeedMapping) throws(MappingError) {
+        private func checkWrittenValues(_ mapping: StockFeedMapping,
+                                        translations: [CanonicalField: [(written: String, meant: String)]]) throws(MappingError) {
             func problem(_ text: String, _ field: CanonicalField) -> String? {
                 MappedFieldValue.problem(text, of: field, decimalSeparator: mapping.decimalSeparator,
                                          dateFormat: mapping.dateFormat, timeZone: mapping.timeZone)
@@ -332,8 +338,8 @@ public enum MappingLoader {
             for (field, text) in mapping.constants.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
                 if let problem = problem(text, field) { throw fail("constants.\(field.rawValue)", "'\(text)' \(problem)") }
             }
-            for (field, lookup) in mapping.translations.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
-                for (written, meant) in lookup.sorted(by: { $0.key < $1.key }) {
+            for (field, pairs) in translations.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+                for (written, meant) in pairs {
                     if let problem = problem(meant, field) {
                         throw fail("values.\(field.rawValue)", "'\(written)' translates to '\(meant)', which \(problem)")
                     }
