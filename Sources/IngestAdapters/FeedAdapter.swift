@@ -49,6 +49,12 @@ extension FeedAdapter {
 public protocol StockFeedAdapter: FeedAdapter where Record == StockOffer, Header == StockFeedHeader {
     /// Reads only the head of the file: enough to plan the run.
     func readHeader(_ file: FeedFile) throws(FeedFailure) -> StockFeedHeader
+    /// Whether the export time is written in the file's bytes: then the
+    /// same bytes always carry the same time, and a re-sent file is
+    /// `not_newer`. A time from the name, the mapping, the file's
+    /// modification or the run says nothing of the bytes, so the run checks
+    /// them against the exports already loaded (FEEDS.md §12.1).
+    var exportTimeInContent: Bool { get }
 }
 
 /// A stock format whose records may each name their pharmacy: a chain's
@@ -70,6 +76,15 @@ extension ChainFeedAdapter {
 
 extension StockFeedAdapter {
     public var kind: FeedKind { .stock }
+    public var exportTimeInContent: Bool { true }
+}
+
+extension StockFeedMapping {
+    /// An `exported_at` column: the time is in the bytes.
+    public var exportTimeInContent: Bool {
+        if case .column = exportedAt { return true }
+        return false
+    }
 }
 
 extension FeedAdapter {

@@ -13,7 +13,7 @@ struct GeneratorOptions: ParsableArguments {
     @Option(name: .long, help: "Seed: the same options and seed give byte-identical feeds.")
     var seed: UInt64 = 1
 
-    @Option(name: .long, help: "Stock feed formats, comma-separated: rax, noom, csv, chain (many pharmacies in one shuffled CSV file), json, fixed (fixed-width lines).")
+    @Option(name: .long, help: "Stock feed formats, comma-separated: rax, noom, csv, chain (many pharmacies in one shuffled CSV file), json, fixed (fixed-width lines), dateless (fixed-width lines named transfer_<id>.dat, dated by their modification time).")
     var formats = "rax,noom,csv"
 
     @Option(name: .long, help: "Share of records written with a fault, 0 to 1 (0: a clean folder).")
@@ -38,13 +38,14 @@ struct GeneratorOptions: ParsableArguments {
         guard daysLater >= 0 else { throw ValidationError("--days-later cannot be negative") }
         _ = try parsedWrongData()
         _ = try parsedFormats()
+        _ = try generatorOptions
     }
 
     func parsedFormats() throws -> [GeneratedFormat] {
         let names = formats.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
         let parsed = names.compactMap(GeneratedFormat.init(rawValue:))
         guard !parsed.isEmpty, parsed.count == names.count else {
-            throw ValidationError("--formats takes rax, noom, csv, chain, json and fixed, comma-separated; got '\(formats)'")
+            throw ValidationError("--formats takes rax, noom, csv, chain, json, fixed and dateless, comma-separated; got '\(formats)'")
         }
         return parsed
     }
@@ -67,6 +68,9 @@ struct GeneratorOptions: ParsableArguments {
         return FileManager.default.fileExists(atPath: checkout) ? checkout : nil
     }
 
+    @Option(name: .long, help: ArgumentHelp("How the medicine register is written: built-in (its own CSV) or estonian (the agency's export, with a mapping that translates Retseptiravim and Käsimüügiravim).", valueName: "layout"))
+    var registerLayout = "built-in"
+
     var generatorOptions: FeedGenerator.Options {
         get throws {
             var options = FeedGenerator.Options(pharmacies: pharmacies, items: items, seed: seed, formats: try parsedFormats(), badRate: badRate,
@@ -74,6 +78,10 @@ struct GeneratorOptions: ParsableArguments {
             options.daysLater = daysLater
             options.priceChangeRate = priceChangeRate
             options.wrongData = try parsedWrongData()
+            guard let layout = RegisterLayout(rawValue: registerLayout) else {
+                throw ValidationError("--register-layout takes built-in or estonian; got '\(registerLayout)'")
+            }
+            options.registerLayout = layout
             return options
         }
     }

@@ -30,6 +30,9 @@ public struct FeedGenerator: Sendable {
         /// Wrong-data faults, each put into one pharmacy's feed; the ground
         /// truth then holds for an import over the first night of this seed.
         public var wrongData: [WrongDataFault] = []
+        /// How the medicine register is written: the register's own CSV
+        /// (FEEDS.md §11), or the Estonian agency's export read by a mapping (§12.1).
+        public var registerLayout = RegisterLayout.builtIn
 
         public init(pharmacies: Int, items: Int, seed: UInt64, formats: [GeneratedFormat] = [.rax, .noom, .csv],
                     badRate: Double = 0, rulesSource: String?) {
@@ -76,8 +79,14 @@ public struct FeedGenerator: Sendable {
         if options.formats.contains(.json) {
             try Data(StockFeedWriter.jsonMapping.utf8).write(to: URL(fileURLWithPath: "\(mappings)/generated_json.mapping.toml"))
         }
+        if options.formats.contains(.dateless) {
+            try Data(StockFeedWriter.datelessMapping.utf8).write(to: URL(fileURLWithPath: "\(mappings)/generated_dateless.mapping.toml"))
+        }
         if options.formats.contains(.fixed) {
             try Data(StockFeedWriter.fixedMapping.utf8).write(to: URL(fileURLWithPath: "\(mappings)/generated_fixed.mapping.toml"))
+        }
+        if options.registerLayout == .estonian {
+            try Data(ReferenceFileWriter.estonianRegisterMapping.utf8).write(to: URL(fileURLWithPath: "\(mappings)/generated_ravimiregister.mapping.toml"))
         }
 
         let catalog = GeneratedCatalog(items: options.items, seed: options.seed)
@@ -86,6 +95,7 @@ public struct FeedGenerator: Sendable {
         var reference = ReferenceFileWriter(catalog: catalog, pharmacies: options.pharmacies, seed: options.seed, badRate: options.badRate,
                                             name: Self.pharmacyName)
         reference.listYear = options.exportDay.year
+        reference.registerLayout = options.registerLayout
         for (file, counts) in try reference.write(to: feeds) {
             var counts = counts
             // A reference file over the run's reject limit, or rejecting every row, is rejected whole (FEEDS.md §12.1).

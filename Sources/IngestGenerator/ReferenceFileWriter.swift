@@ -1,5 +1,13 @@
 import Foundation
 
+/// How the generator writes the medicine register.
+public enum RegisterLayout: String, Sendable, CaseIterable {
+    /// The register's own CSV (FEEDS.md §11).
+    case builtIn = "built-in"
+    /// The Estonian agency's export, read by a generated mapping (FEEDS.md §12.1).
+    case estonian
+}
+
 /// The reference files of a generated folder: registry, reimbursement list,
 /// ATC, ICD-10, GS1 datasheets and the medicine register, with faults at
 /// the chosen rate.
@@ -11,6 +19,7 @@ struct ReferenceFileWriter {
     let name: (Int) -> String
     /// The reimbursement list is valid from January 1 of this year.
     var listYear = 2025
+    var registerLayout = RegisterLayout.builtIn
 
     /// Diagnosis items in each notation the catalog uses.
     static let itemsPerNotation = ["(A50-A53)*": 1, "I21*; I22*; I25.2*": 3, "E10-E11; E13-14; E89.1; O24": 4,
@@ -25,7 +34,7 @@ struct ReferenceFileWriter {
             ("atc.csv", try atc(directory)),
             ("icd10.csv", try icd10(directory)),
             ("gs1_datasheets.xml", try gs1(directory, &random)),
-            ("medicine_register_\(listYear)-01-01.csv", try register(directory)),
+            (registerFileName, try register(directory)),
         ]
     }
 
@@ -163,11 +172,58 @@ struct ReferenceFileWriter {
                                 "KREEM 50G": ("kreem", "", "50 g"), "GEEL 30G": ("geel", "", "30 g"),
                                 "TILGAD 10ML": ("silmatilgad", "", "10 ml"), "PULBER N10": ("pulber", "", "10")]
 
+    var registerFileName: String {
+        switch registerLayout {
+        case .builtIn: "medicine_register_\(listYear)-01-01.csv"
+        case .estonian: "ravimiregister_\(listYear)-01-01.csv"
+        }
+    }
+
+    /// The Estonian agency's export: its own column names, `Retseptiravim`
+    /// and `Käsimüügiravim` for Rx and OTC, no SPC column.
+    static let estonianRegisterMapping = """
+        # Written by `ingest generate --register-layout estonian` (FEEDS.md §12.1): the register as the agency exports it.
+        kind = "register"
+        [match]
+        filename = "ravimiregister_*.csv"
+        [format]
+        delimiter = ";"
+        [export]
+        date_from_filename = 'ravimiregister_([0-9]{4}-[0-9]{2}-[0-9]{2})\\.csv$'
+        [columns]
+        package_code = "Pakendi kood"
+        name = "Nimetus"
+        form = "Ravimvorm"
+        strength = "Tugevus"
+        pack_size = "Pakendi suurus"
+        atc = "ATC kood"
+        active_substance = "Toimeaine"
+        leaflet_url = "Pakendi infoleht"
+        prescription = "Retsepti staatus"
+        [values]
+        prescription = { "Retseptiravim" = "Rx", "Käsimüügiravim" = "OTC" }
+
+        """
+
     /// The medicine register (FEEDS.md §11): every medicine of the catalogue, faultless.
     private func register(_ directory: String) throws -> GroundTruth.Feed {
         var truth = GroundTruth.Feed()
-        var sink = try ByteSink(path: "\(directory)/medicine_register_\(listYear)-01-01.csv")
+        var sink = try ByteSink(path: "\(directory)/\(registerFileName)")
         defer { sink.close() }
+        if registerLayout == .estonian {
+            sink.append("Pakendi kood;Nimetus;Ravimvorm;Tugevus;Pakendi suurus;ATC kood;Toimeaine;Pakendi infoleht;Retsepti staatus\n")
+            for (index, item) in catalog.items.enumerated() {
+                guard let code = item.packageCode, let atc = item.atc else { continue }
+                let ending = Self.registerForms.keys.first { item.name.hasSuffix(" " + $0) } ?? ""
+                let (form, strength, packSize) = Self.registerForms[ending] ?? ("", "", "")
+                let name = String(item.name.dropLast(ending.count)).trimmingCharacters(in: .whitespaces)
+                sink.append("\(code);\"\(name)\";\(form);\(strength);\(packSize);\(atc);\(item.substance ?? "");")
+                sink.append("https://register.example/leaflet/\(code).pdf;\(index % 2 == 0 ? "Retseptiravim" : "Käsimüügiravim")\n")
+                truth.accept()
+            }
+            try sink.finish()
+            return truth
+        }
         sink.append("package_code;name;form;strength;pack_size;atc;active_substance;leaflet_url;spc_url;prescription\n")
         for (index, item) in catalog.items.enumerated() {
             guard let code = item.packageCode, let atc = item.atc else { continue }

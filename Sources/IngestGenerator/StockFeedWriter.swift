@@ -10,6 +10,10 @@ public enum GeneratedFormat: String, Sendable, CaseIterable {
     case json
     /// One pharmacy's export as fixed-width lines, read by a mapping (FEEDS.md §12).
     case fixed
+    /// Fixed-width lines under a name without a date (`transfer_<id>.dat`),
+    /// republished under that name every night: its export time is its
+    /// modification time, set to the export's (FEEDS.md §12.1).
+    case dateless
 }
 
 /// A well-formed feed with wrong data (issue 22), for a later night whose
@@ -118,6 +122,7 @@ public struct StockFeedWriter: Sendable {
         case .csv: return String(format: "chain_%@_%04d-%02d-%02d.csv", pharmacyID, t.year, t.month, t.day)
         case .json: return String(format: "shop_%@_%04d%02d%02d.json", pharmacyID, t.year, t.month, t.day)
         case .fixed: return String(format: "mainframe_%@_%04d%02d%02d%02d%02d.txt", pharmacyID, t.year, t.month, t.day, t.hour, t.minute)
+        case .dateless: return "transfer_\(pharmacyID).dat"
         case .chain: preconditionFailure("a chain pharmacy's rows are written by ChainFeedWriter")
         }
     }
@@ -125,7 +130,7 @@ public struct StockFeedWriter: Sendable {
     private var allowedFaults: [Fault] {
         switch format {
         case .rax: return raxVersion == "3.1" ? Fault.allCases.filter { $0 != .badPackageCode } : Fault.allCases
-        case .noom, .json, .fixed: return Fault.allCases.filter { $0 != .badFieldCount }
+        case .noom, .json, .fixed, .dateless: return Fault.allCases.filter { $0 != .badFieldCount }
         case .csv, .chain: return Fault.allCases
         }
     }
@@ -170,7 +175,7 @@ public struct StockFeedWriter: Sendable {
         case .noom: writeNoom(lines, into: &sink, truth: &truth)
         case .csv: writeCSV(lines, into: &sink, truth: &truth)
         case .json: writeJSON(lines, into: &sink, truth: &truth)
-        case .fixed: writeFixed(lines, into: &sink, truth: &truth)
+        case .fixed, .dateless: writeFixed(lines, into: &sink, truth: &truth)
         case .chain: preconditionFailure("a chain pharmacy's rows are written by ChainFeedWriter")
         }
         if let reason = night.wrongData?.reason { truth.rejectWhole(reason) }
@@ -188,6 +193,14 @@ public struct StockFeedWriter: Sendable {
         case nil: break
         }
         try sink.finish()
+        if format == .dateless {
+            // The file's only date: its modification time is the export's.
+            let t = exportParts
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = TimeZone(identifier: "UTC")!
+            let time = calendar.date(from: DateComponents(year: t.year, month: t.month, day: t.day, hour: t.hour, minute: t.minute))!
+            try FileManager.default.setAttributes([.modificationDate: time], ofItemAtPath: "\(directory)/\(fileName)")
+        }
         return truth
     }
 
@@ -367,6 +380,33 @@ public struct StockFeedWriter: Sendable {
             sink.append(text + "\n")
             count(line, &truth)
         }
+    }
+
+    /// The mapping of the generated `transfer_*.dat` feeds: the same lines, no date anywhere in the file or its name.
+    public static var datelessMapping: String {
+        """
+        # Written by `ingest generate` for its transfer_*.dat stock feeds (FEEDS.md §12.1): no date in the file or
+        # its name, republished under one name; the export time is the file's modification time.
+        [match]
+        filename = "transfer_*.dat"
+
+        [format]
+        type = "fixed"
+        header = 1
+
+        [prices]
+        currency = "EUR"
+        includes_vat = true
+
+        [pharmacy]
+        id_from_filename = '^transfer_([A-Za-z0-9]+)\\.dat$'
+
+        [export]
+        date = "modified"
+
+        [columns]
+
+        """ + fixedColumns.map { "\($0.field) = [\($0.first), \($0.last)]" }.joined(separator: "\n") + "\n"
     }
 
     /// The mapping of the generated `mainframe_*.txt` feeds.

@@ -27,11 +27,11 @@ public enum BuiltInFormats {
     /// Every built-in adapter, stock formats first.
     public static var adapters: [any FeedAdapter] { stock + references.map { $0.adapter } }
 
-    /// The snapshot tables the reference kinds bring, after the core ones.
+    /// The snapshot tables the reference kinds bring, after the core ones, and the ledger of loaded exports.
     public static var schema: SnapshotSchema { schema(references) }
 
     static func schema(_ references: [any ReferenceSet.Type]) -> SnapshotSchema {
-        SnapshotSchema(adding: references.flatMap { $0.tables })
+        SnapshotSchema(adding: references.flatMap { $0.tables } + [LoadedExports.table])
     }
 
     /// The built-in adapters plus one per mapping file in `mappingsDirectory`.

@@ -21,10 +21,10 @@ public struct FeedCheck {
     /// A report of the files: one line each (one per pharmacy for a chain file), rejects and warnings.
     public func run(files: [String], catalog: AdapterCatalog, rules: PatientPriceRules?) throws -> RunReport {
         var report = RunReport(dryRun: true)
-        let classified = FeedClassification(FeedInventory(files: files), catalog: catalog,
+        let asOfTime = ExportTimestamp.tallinnTime(asOf)
+        let classified = FeedClassification(FeedInventory(files: files, runTime: asOfTime), catalog: catalog,
                                             referenceKinds: Set(BuiltInFormats.references.map { $0.kind }))
         report.feeds += classified.settled
-        let asOfTime = ExportTimestamp.tallinnTime(asOf)
         let reference = try ReferenceData.load(classified, kinds: BuiltInFormats.references, runDate: asOfTime.localDate, previous: nil,
                                                maxRejectRatePercent: gates.maxRejectRatePercent,
                                                report: &report)

@@ -17,19 +17,22 @@ struct FeedInventory {
 
     let entries: [Entry]
 
-    /// Files named one by one (`ingest check`), in the order given.
-    init(files: [String]) {
+    /// Files named one by one (`ingest check`), in the order given; `runTime`
+    /// is the time of the run that reads them (FEEDS.md §12.1, `date = "run"`).
+    init(files: [String], runTime: ExportTimestamp? = nil) {
         entries = files.map { path in
             let name = (path as NSString).lastPathComponent
             do throws(FeedFailure) {
-                return Entry(name: name, path: path, file: try FeedFile.open(path: path, name: name))
+                var file = try FeedFile.open(path: path, name: name)
+                file.runTime = runTime
+                return Entry(name: name, path: path, file: file)
             } catch {
                 return Entry(name: name, path: path, skipped: error.message)
             }
         }
     }
 
-    init(directory: String) throws {
+    init(directory: String, runTime: ExportTimestamp? = nil) throws {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw ImportError.feedsDirectoryMissing(directory)
@@ -77,7 +80,11 @@ struct FeedInventory {
                 entries.append(Entry(name: display, path: path, skipped: "not a regular file"))
             }
         }
-        self.entries = entries
+        self.entries = entries.map { entry in
+            var entry = entry
+            entry.file?.runTime = runTime
+            return entry
+        }
     }
 
     /// The folder's names as the file system holds them (bytes), in byte order.

@@ -99,7 +99,7 @@ public final class ImportRun {
         } catch let error as MappingError {
             throw ImportError.configuration(error.description)
         }
-        let inventory = try FeedInventory(directory: options.feedsDirectory)
+        let inventory = try FeedInventory(directory: options.feedsDirectory, runTime: options.asOfTimestamp)
         let quarantine = try Quarantine.load(from: SnapshotDirectory(path: options.snapshotsDirectory))
         let files = FeedClassification(inventory, catalog: catalog, referenceKinds: Set(references.map { $0.kind }), quarantine: quarantine)
         report.feeds += files.settled
@@ -197,7 +197,7 @@ public final class ImportRun {
         if !files.chains.isEmpty { clock.lap("chain files split") }
         let asOf = options.asOfTimestamp
         let plan = StockFeedPlan(files.stock + chains.candidates,
-                                 current: previous?.currentStock(latestValid: asOf.epochSeconds + PharmacyFeedParser.futureTolerance) ?? [:])
+                                 current: try previous?.currentStock(latestValid: asOf.epochSeconds + PharmacyFeedParser.futureTolerance) ?? [:])
         let writer = try SnapshotWriter(path: stagingPath, schema: schema)
         let pricer = TierPricer(rules: setup.rules, catalog: reference.reimbursement)
         clock.begin("parsing stock feeds")
@@ -219,6 +219,8 @@ public final class ImportRun {
         clock.lap("indexes built")
         // Its own lap, within the indexes' phase: a night's cost of carrying the history (issue 33).
         try PriceHistory.write(to: writer, previous: previous, asOf: options.asOfTimestamp, keepDays: options.historyDays)
+        try LoadedExports.write(to: writer, previous: previous, tonight: LoadedExports.loaded(in: report), asOf: options.asOfTimestamp,
+                                keepDays: options.historyDays)
         clock.lap("price history written")
         // FTS5's integrity-check is an INSERT: on the writer's connection, before it closes.
         if let problems = try PublishCheck.searchIndexProblems(in: writer.database) {

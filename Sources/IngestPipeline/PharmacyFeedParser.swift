@@ -76,7 +76,9 @@ struct PharmacyFeedParser: Sendable {
             let file = candidate.file
             // A feed that is parsed gets its digest from the parse's own pass
             // (OnePassDigest); one that may be skipped unread needs it first.
+            // So does one whose time is not in its bytes, when the ledger knows exports of its pharmacy.
             let digestFirst = loadedFile != nil || Self.exportedNoLater(candidate, than: task.current)
+                || (!candidate.adapter.exportTimeInContent && task.current?.loadedDigests.isEmpty == false)
             var feed = FeedResult(
                 file: file.name, size: file.size, sha256: candidate.sha256 ?? (digestFirst ? Self.digest(file) : ""),
                 kind: FeedKind.stock.rawValue, adapter: candidate.adapter.name, outcome: .loaded)
@@ -88,7 +90,8 @@ struct PharmacyFeedParser: Sendable {
                 result.feeds.append(feed)
                 continue
             }
-            if let skip = Self.notNewer(candidate, sha256: feed.sha256, than: task.current) {
+            if let skip = Self.notNewer(candidate, sha256: feed.sha256, than: task.current)
+                ?? Self.alreadyLoaded(candidate, sha256: feed.sha256, than: task.current) {
                 feed.outcome = .skipped
                 feed.reason = skip.reason
                 feed.message = skip.message
@@ -201,6 +204,16 @@ struct PharmacyFeedParser: Sendable {
             return (FeedSkip.duplicate, "the same file (SHA-256) as the one version \(current.version) holds for pharmacy \(header.pharmacyID); its data is kept")
         }
         return (FeedSkip.notNewer, "exported \(header.exportedAt.iso8601), not newer than the data version \(current.version) holds for pharmacy \(header.pharmacyID) (exported \(current.exportedAt.iso8601)); that data is kept")
+    }
+
+    /// Bytes the ledger (`loaded_exports`) holds for the pharmacy, whatever
+    /// the time the file's name, mapping or modification gives them: a
+    /// touched or renamed file is never loaded again (FEEDS.md §12.1).
+    static func alreadyLoaded(_ candidate: StockFeedPlan.Candidate, sha256: String, than current: CurrentStock?)
+        -> (reason: String, message: String)? {
+        guard let current, !sha256.isEmpty, current.loadedDigests.contains(sha256) else { return nil }
+        return (FeedSkip.duplicate, "the same bytes (SHA-256) as an export already loaded for pharmacy \(candidate.pharmacyID ?? "?"), "
+                + "whatever its time says (\(candidate.header?.exportedAt.iso8601 ?? "none")); the data version \(current.version) holds is kept")
     }
 
     /// Whether the candidate's export is no later than what `current` holds for its pharmacy (then it may be skipped unread).

@@ -95,16 +95,19 @@ final class PreviousSnapshot {
     /// must beat. Data exported after `latestValid` is no yardstick: only a
     /// wrong clock can have dated it so, and it must not shut out correctly
     /// dated feeds (it is dropped when carried, see `StockLoader`).
-    func currentStock(latestValid: Int64) -> [String: CurrentStock] {
+    func currentStock(latestValid: Int64) throws -> [String: CurrentStock] {
         var loadedFiles: [String: String] = [:]
         for input in manifest?.inputs ?? [] where input.kind == FeedKind.stock.rawValue
             && (input.outcome == FeedOutcome.loaded.rawValue || input.outcome == FeedOutcome.carriedOver.rawValue) {
             if let id = input.pharmacyId { loadedFiles[id] = input.sha256 }
         }
+        var digests: [String: Set<String>] = [:]
+        for row in try loadedExports() { digests[row.pharmacyID, default: []].insert(row.sha256) }
         var result: [String: CurrentStock] = [:]
         for (id, row) in pharmacies {
             guard let exported = ExportTimestamp.parseISO8601(row.lastRefresh), exported.epochSeconds <= latestValid else { continue }
-            result[id] = CurrentStock(exportedAt: exported, sha256: loadedFiles[id], version: version)
+            result[id] = CurrentStock(exportedAt: exported, sha256: loadedFiles[id], version: version,
+                                      loadedDigests: digests[id, default: []].union(loadedFiles[id].map { [$0] } ?? []))
         }
         return result
     }

@@ -69,4 +69,6 @@ struct CurrentStock: Sendable, Equatable {
     var exportedAt: ExportTimestamp
     var sha256: String?
     var version: String
+    /// The bytes of every export of this pharmacy the ledger holds (`loaded_exports`), `sha256` among them.
+    var loadedDigests: Set<String> = []
 }

@@ -93,6 +93,71 @@ import Testing
         try expectManifest(manifest, matches: truth)
     }
 
+    /// `--formats dateless`: fixed-width files named without a date, their
+    /// modification time the export's; the next night's files load over
+    /// them, and the same bytes touched again are skipped `duplicate`.
+    @Test func datelessFeedsLoadByTheirTimeAndNeverTwice() throws {
+        let temporary = TemporaryDirectory()
+        var world = options(pharmacies: 4, items: 30, badRate: 0)
+        world.formats = [.dateless]
+        let truth = try FeedGenerator(options: world).generate(into: temporary.path)
+        let feeds = "\(temporary.path)/feeds"
+        #expect(try FileManager.default.contentsOfDirectory(atPath: feeds).filter { $0.hasPrefix("transfer_") }.sorted()
+                == ["transfer_10000.dat", "transfer_10001.dat", "transfer_10002.dat", "transfer_10003.dat"])
+        let snapshots = "\(temporary.path)/snapshots"
+        func run(_ asOf: String) throws -> RunReport {
+            let options = ImportOptions(feedsDirectory: feeds, snapshotsDirectory: snapshots, mappingsDirectory: "\(temporary.path)/mappings",
+                                        parseThreads: 2, asOf: ISO8601DateFormatter().date(from: asOf))
+            return try ImportRun(options: options).run()
+        }
+        let first = try run("2025-11-22T06:00:00Z")
+        try expectManifest(try SnapshotDirectory(path: snapshots).readManifest(try #require(first.publishedVersion)), matches: truth)
+        let exported = first.feeds.first { $0.file == "transfer_10000.dat" }?.exportedAt
+        #expect(exported?.hasPrefix("2025-11-2") == true, "the modification time the generator set: \(exported ?? "none")")
+        // The same files, touched: nothing new.
+        for name in try FileManager.default.contentsOfDirectory(atPath: feeds) {
+            try FileManager.default.setAttributes([.modificationDate: Date()], ofItemAtPath: "\(feeds)/\(name)")
+        }
+        let second = try run("2025-11-23T06:00:00Z")
+        #expect(second.feeds.filter { $0.file.hasPrefix("transfer_") }.map { "\($0.outcome.rawValue) \($0.reason ?? "")" }
+                == Array(repeating: "skipped duplicate", count: 4))
+        // The next night's files, under the same names: loaded.
+        world.daysLater = 1
+        world.priceChangeRate = 0.5
+        _ = try FeedGenerator(options: world).generate(into: "\(temporary.path)/next")
+        for name in try FileManager.default.contentsOfDirectory(atPath: "\(temporary.path)/next/feeds") where name.hasPrefix("transfer_") {
+            try FileManager.default.removeItem(atPath: "\(feeds)/\(name)")
+            try FileManager.default.moveItem(atPath: "\(temporary.path)/next/feeds/\(name)", toPath: "\(feeds)/\(name)") // keeps the modification time
+        }
+        let third = try run("2025-11-23T07:00:00Z")
+        #expect(third.feeds.filter { $0.file.hasPrefix("transfer_") }.map(\.outcome) == Array(repeating: .loaded, count: 4),
+                "\(third.feeds.map { "\($0.file) \($0.message ?? "")" })")
+    }
+
+    /// `--register-layout estonian`: the register as the agency exports it,
+    /// read by the generated mapping, prescriptions translated; the snapshot
+    /// holds the same register as from the built-in layout.
+    @Test func anEstonianRegisterLoadsThroughItsMapping() throws {
+        func registerRows(_ layout: RegisterLayout) throws -> (GroundTruth, [[String?]]) {
+            let temporary = TemporaryDirectory()
+            var world = options(pharmacies: 3, items: 40, badRate: 0)
+            world.registerLayout = layout
+            let truth = try FeedGenerator(options: world).generate(into: temporary.path)
+            let run = ImportRun(options: ImportOptions(feedsDirectory: "\(temporary.path)/feeds", snapshotsDirectory: "\(temporary.path)/snapshots",
+                                                       mappingsDirectory: "\(temporary.path)/mappings", parseThreads: 2))
+            let report = try run.run()
+            try expectManifest(try SnapshotDirectory(path: "\(temporary.path)/snapshots").readManifest(try #require(report.publishedVersion)), matches: truth)
+            let query = try SnapshotQuery("\(temporary.path)/snapshots/current")
+            return (truth, query.rows("SELECT package_code, name, lower(trim(form)), prescription, leaflet_url FROM medicine_register ORDER BY package_code"))
+        }
+        let (estonian, translated) = try registerRows(.estonian)
+        let (_, builtIn) = try registerRows(.builtIn)
+        let register = try #require(estonian.feeds["ravimiregister_2025-01-01.csv"])
+        #expect(register.outcome == "loaded" && register.accepted > 10 && register.rejected == 0)
+        #expect(translated == builtIn)
+        #expect(Set(translated.map { $0[3] }) == ["Rx", "OTC"])
+    }
+
     @Test func theSameSeedGivesByteIdenticalFeeds() throws {
         let a = TemporaryDirectory()
         let b = TemporaryDirectory()

@@ -8,6 +8,7 @@ public struct MappedCSVStockAdapter: ChainFeedAdapter {
     public let mapping: StockFeedMapping
     public var name: String { mapping.adapterName }
     public var maxRejectRatePercent: Int? { mapping.maxRejectRatePercent }
+    public var exportTimeInContent: Bool { mapping.exportTimeInContent }
     public var summary: String {
         var rules: [String] = []
         if let glob = mapping.fileNameGlob { rules.append("file name \(glob)") }
@@ -95,7 +96,7 @@ public struct MappedCSVStockAdapter: ChainFeedAdapter {
 
     private func read(_ file: FeedFile, into output: inout FeedOutput<StockOffer>, stopAfterFirstRecord: Bool,
                       router: ChainRouter? = nil, rows: ((Int, MappedRecordReader) -> Void)? = nil) -> MappedRecordReader? {
-        let records = MappedRecordReader(mapping: mapping, fileName: file.name, router: router)
+        let records = MappedRecordReader(mapping: mapping, fileName: file.name, exportTime: mapping.exportTime(of: file), router: router)
         records.rowSink = rows
         let hasHeader = settings.hasHeader
         let fields = CanonicalField.allCases
@@ -126,7 +127,7 @@ public struct MappedCSVStockAdapter: ChainFeedAdapter {
         /// Why the rows after a header row mid-file cannot be read (it lacks a mapped column).
         var laterHeaderFault: String?
         var result = output
-        let lanes = router.flatMap { $0.lanes > 1 ? Self.lanes(for: $0, mapping: mapping, fileName: file.name) : nil }
+        let lanes = router.flatMap { $0.lanes > 1 ? Self.lanes(for: $0, mapping: mapping, file: file) : nil }
         /// The current row (`records.fields`) read, or rejected whole: on its pharmacy's lane when there are lanes.
         func deliver(line: Int, reject: LaneRow.Reject? = nil) {
             if let lanes, let id = records.value(.pharmacyID), !id.isEmpty {
@@ -271,8 +272,10 @@ public struct MappedCSVStockAdapter: ChainFeedAdapter {
     }
 
     /// One reader per lane, each routing its rows (all of which name a pharmacy) into `router`'s parts.
-    private static func lanes(for router: ChainRouter, mapping: StockFeedMapping, fileName: String) -> ChainLanes<LaneRow> {
-        let readers = (0..<router.lanes).map { _ in MappedRecordReader(mapping: mapping, fileName: fileName, router: router) }
+    private static func lanes(for router: ChainRouter, mapping: StockFeedMapping, file: FeedFile) -> ChainLanes<LaneRow> {
+        let readers = (0..<router.lanes).map { _ in
+            MappedRecordReader(mapping: mapping, fileName: file.name, exportTime: mapping.exportTime(of: file), router: router)
+        }
         return ChainLanes(count: router.lanes) { lane, row in
             let reader = readers[lane]
             reader.fields = row.fields

@@ -11,6 +11,7 @@ public struct MappedJSONStockAdapter: ChainFeedAdapter {
     public let mapping: StockFeedMapping
     public var name: String { mapping.adapterName }
     public var maxRejectRatePercent: Int? { mapping.maxRejectRatePercent }
+    public var exportTimeInContent: Bool { mapping.exportTimeInContent }
     public var summary: String {
         let shape = recordPointer.map { "JSON stock feed by \(mapping.file) (FEEDS.md §12), records at \($0.isEmpty ? "the root" : $0)" }
             ?? "JSON Lines stock feed by \(mapping.file) (FEEDS.md §12), one record per line"
@@ -39,7 +40,7 @@ public struct MappedJSONStockAdapter: ChainFeedAdapter {
     }
 
     public func readHeader(_ file: FeedFile) throws(FeedFailure) -> StockFeedHeader {
-        let reader = MappedJSONReader(adapter: self, file: file.name, headerOnly: true)
+        let reader = MappedJSONReader(adapter: self, file: file.name, exportTime: mapping.exportTime(of: file), headerOnly: true)
         reader.run(file)
         guard let header = reader.records.header else {
             throw reader.records.headerProblem ?? reader.output.failure
@@ -49,7 +50,7 @@ public struct MappedJSONStockAdapter: ChainFeedAdapter {
     }
 
     public func split(_ file: FeedFile, into router: ChainRouter) -> FeedOutput<StockOffer> {
-        let reader = MappedJSONReader(adapter: self, file: file.name, headerOnly: false, router: router)
+        let reader = MappedJSONReader(adapter: self, file: file.name, exportTime: mapping.exportTime(of: file), headerOnly: false, router: router)
         reader.run(file)
         return reader.output
     }
@@ -60,7 +61,7 @@ public struct MappedJSONStockAdapter: ChainFeedAdapter {
 
     /// `rows` set: a registry or register mapping's records go there (`MappedRows`).
     func parse(_ file: FeedFile, into output: inout FeedOutput<StockOffer>, rows: ((Int, MappedRecordReader) -> Void)?) -> StockFeedHeader? {
-        let reader = MappedJSONReader(adapter: self, file: file.name, headerOnly: false)
+        let reader = MappedJSONReader(adapter: self, file: file.name, exportTime: mapping.exportTime(of: file), headerOnly: false)
         reader.records.rowSink = rows
         reader.output = output
         reader.run(file)
@@ -119,11 +120,11 @@ final class MappedJSONReader: JSONStreamHandler {
     /// record, half of a JSON record's instructions in `make bench-instructions`).
     private let sources: [(field: CanonicalField, columns: [String], joined: Bool)]
 
-    init(adapter: MappedJSONStockAdapter, file: String, headerOnly: Bool, router: ChainRouter? = nil) {
+    init(adapter: MappedJSONStockAdapter, file: String, exportTime: ExportTimestamp?, headerOnly: Bool, router: ChainRouter? = nil) {
         self.adapter = adapter
         self.headerOnly = headerOnly
         self.output = FeedOutput(file: file)
-        self.records = MappedRecordReader(mapping: adapter.mapping, fileName: file, router: router)
+        self.records = MappedRecordReader(mapping: adapter.mapping, fileName: file, exportTime: exportTime, router: router)
         self.linesAreRecords = adapter.recordPointer == nil
         self.tree = JSONPointerTree(columns: adapter.mapping.readColumns, recordPointer: adapter.recordPointer)
         let mapping = adapter.mapping

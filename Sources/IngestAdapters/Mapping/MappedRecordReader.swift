@@ -53,8 +53,12 @@ final class MappedRecordReader {
     /// becoming an offer.
     var rowSink: ((Int, MappedRecordReader) -> Void)?
 
-    init(mapping: StockFeedMapping, fileName: String, router: ChainRouter? = nil) {
+    /// The export time of a file without a date of its own (`[export] date = "modified"` or `"run"`).
+    let exportTime: ExportTimestamp?
+
+    init(mapping: StockFeedMapping, fileName: String, exportTime: ExportTimestamp? = nil, router: ChainRouter? = nil) {
         self.mapping = mapping
+        self.exportTime = exportTime
         self.router = router
         var values = [String?](repeating: nil, count: CanonicalField.allCases.count)
         if case .fileName(let pattern) = mapping.pharmacyID { values[CanonicalField.pharmacyID.position] = Self.capture(pattern, in: fileName) }
@@ -127,7 +131,7 @@ final class MappedRecordReader {
         headerSettled = true
         if rowSink != nil {
             // A registry or register has no pharmacy or export of its own: the header only says a record came.
-            let date = mapping.dateFormat.parse(value(.exportedAt) ?? "", in: mapping.timeZone)
+            let date = exportTime ?? mapping.dateFormat.parse(value(.exportedAt) ?? "", in: mapping.timeZone)
             header = StockFeedHeader(pharmacyID: "", pharmacyName: nil, exportedAt: date ?? ExportTimestamp(epochSeconds: 0, utcOffsetSeconds: 0),
                                      format: mapping.adapterName)
             return
@@ -147,7 +151,7 @@ final class MappedRecordReader {
             return .failure(FeedFailure(reason: .badHeader, message: "no pharmacy id (\(describe(mapping.pharmacyID)))", line: line))
         }
         let exportedText = value(.exportedAt) ?? ""
-        guard let exported = mapping.dateFormat.parse(exportedText, in: mapping.timeZone) else {
+        guard let exported = exportTime ?? mapping.dateFormat.parse(exportedText, in: mapping.timeZone) else {
             return .failure(FeedFailure(reason: .badHeader, message: "export date '\(exportedText)' does not match \(mapping.dateFormat.pattern) (\(describe(mapping.exportedAt)))", line: line))
         }
         // The first record's currency (or the mapping's) is the feed's; a

@@ -107,10 +107,11 @@ public struct MappedRegisterAdapter: FeedAdapter {
     }
 
     private func fixedDate(_ file: FeedFile) -> String? {
+        if let time = mapping.exportTime(of: file) { return time.localDate }
         switch mapping.exportedAt {
-        case .fixed(let text): mapping.dateFormat.parse(text, in: mapping.timeZone)?.localDate
-        case .fileName(let pattern): MappedRecordReader.capture(pattern, in: file.name).flatMap { mapping.dateFormat.parse($0, in: mapping.timeZone)?.localDate }
-        case .column: nil
+        case .fixed(let text): return mapping.dateFormat.parse(text, in: mapping.timeZone)?.localDate
+        case .fileName(let pattern): return MappedRecordReader.capture(pattern, in: file.name).flatMap { mapping.dateFormat.parse($0, in: mapping.timeZone)?.localDate }
+        case .column: return nil
         }
     }
 }

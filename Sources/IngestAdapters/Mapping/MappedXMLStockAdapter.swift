@@ -9,6 +9,7 @@ public struct MappedXMLStockAdapter: ChainFeedAdapter {
     public let mapping: StockFeedMapping
     public var name: String { mapping.adapterName }
     public var maxRejectRatePercent: Int? { mapping.maxRejectRatePercent }
+    public var exportTimeInContent: Bool { mapping.exportTimeInContent }
     public var summary: String {
         "XML stock feed by \(mapping.file) (FEEDS.md §4), record element \(record.element)"
             + (mapping.fileNameGlob.map { "; recognised by file name \($0)" } ?? "; recognised by its record element")
@@ -32,7 +33,7 @@ public struct MappedXMLStockAdapter: ChainFeedAdapter {
 
     public func readHeader(_ file: FeedFile) throws(FeedFailure) -> StockFeedHeader {
         let parser = StreamingXMLParser()
-        let reader = MappedXMLReader(adapter: self, file: file.name, parser: parser, headerOnly: true)
+        let reader = MappedXMLReader(adapter: self, file: file.name, exportTime: mapping.exportTime(of: file), parser: parser, headerOnly: true)
         do { try parser.parse(file, handler: reader) } catch where reader.records.header != nil {}
         guard let header = reader.records.header else {
             throw reader.records.headerProblem ?? FeedFailure(reason: .badHeader, message: "no <\(record.element)> record to take the pharmacy and export date from")
@@ -47,7 +48,7 @@ public struct MappedXMLStockAdapter: ChainFeedAdapter {
 
     public func split(_ file: FeedFile, into router: ChainRouter) -> FeedOutput<StockOffer> {
         let parser = StreamingXMLParser()
-        let reader = MappedXMLReader(adapter: self, file: file.name, parser: parser, headerOnly: false, router: router)
+        let reader = MappedXMLReader(adapter: self, file: file.name, exportTime: mapping.exportTime(of: file), parser: parser, headerOnly: false, router: router)
         do { try parser.parse(file, handler: reader) } catch { reader.output.failure = error }
         return reader.output
     }
@@ -59,7 +60,7 @@ public struct MappedXMLStockAdapter: ChainFeedAdapter {
     /// `rows` set: a registry or register mapping's records go there (`MappedRows`).
     func parse(_ file: FeedFile, into output: inout FeedOutput<StockOffer>, rows: ((Int, MappedRecordReader) -> Void)?) -> StockFeedHeader? {
         let parser = StreamingXMLParser()
-        let reader = MappedXMLReader(adapter: self, file: file.name, parser: parser, headerOnly: false)
+        let reader = MappedXMLReader(adapter: self, file: file.name, exportTime: mapping.exportTime(of: file), parser: parser, headerOnly: false)
         reader.records.rowSink = rows
         reader.output = output
         do { try parser.parse(file, handler: reader) } catch { reader.output.failure = error }
@@ -135,12 +136,12 @@ final class MappedXMLReader: XMLStreamHandler {
     /// `XMLTextCapture.maxBytes`: the record is rejected, never loaded cut short.
     private var tooLong: String?
 
-    init(adapter: MappedXMLStockAdapter, file: String, parser: StreamingXMLParser, headerOnly: Bool, router: ChainRouter? = nil) {
+    init(adapter: MappedXMLStockAdapter, file: String, exportTime: ExportTimestamp?, parser: StreamingXMLParser, headerOnly: Bool, router: ChainRouter? = nil) {
         self.adapter = adapter
         self.parser = parser
         self.headerOnly = headerOnly
         self.output = FeedOutput(file: file)
-        self.records = MappedRecordReader(mapping: adapter.mapping, fileName: file, router: router)
+        self.records = MappedRecordReader(mapping: adapter.mapping, fileName: file, exportTime: exportTime, router: router)
         // The loader refused every path that does not parse.
         let paths = adapter.mapping.readColumns.sorted().compactMap { try? XMLMappedPath.parse($0) }
         self.paths = paths

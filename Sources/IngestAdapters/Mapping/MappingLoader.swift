@@ -127,6 +127,7 @@ public enum MappingLoader {
             mapping.skipWhen = try skipConditions()
             mapping.maxRejectRatePercent = try maxRejectRate()
             mapping.exportDatePerRow = try bool("export", "date_per_row") ?? false
+            if let date = try string("export", "date") { mapping.exportTimeOrigin = .init(rawValue: date) }
             switch try string("prices", "price_unit") ?? "major" {
             case "major": mapping.pricesInMinorUnits = false
             case "minor": mapping.pricesInMinorUnits = true
@@ -589,6 +590,8 @@ public enum MappingLoader {
             let exported: StockFeedMapping.Source
             switch (try regex("export", "date_from_filename"), try string("export", "date"), columns[.exportedAt]) {
             case (let pattern?, nil, nil): exported = .fileName(pattern: pattern)
+            case (nil, let date?, nil) where StockFeedMapping.ExportTimeOrigin(rawValue: date) != nil:
+                exported = .fixed("") // the file's modification time or the run's, given per file (`exportTime(of:)`)
             case (nil, let date?, nil): exported = .fixed(date)
             case (nil, nil, let column?): exported = .column(column)
             case (nil, nil, nil): throw fail("columns.exported_at", "missing: an exported_at column, [export] date_from_filename or [export] date")

@@ -68,6 +68,10 @@ public struct StockFeedMapping: Sendable {
     public var thousandsSeparator: Unicode.Scalar?
     /// `[constants]`: fields every record of the file shares (FEEDS.md §12.1).
     public var constants: [CanonicalField: String] = [:]
+    /// `[export] date = "modified"` or `"run"`: a file with no date of its
+    /// own takes its modification time or the run's (FEEDS.md §12.1); the
+    /// same bytes are still never loaded twice (the `loaded_exports` ledger).
+    public var exportTimeOrigin: ExportTimeOrigin?
     /// `[values]`: per field, values as written (`MappedFieldValue.lookupKey`) and as meant.
     public var translations: [CanonicalField: [String: String]] = [:]
 
@@ -76,6 +80,23 @@ public struct StockFeedMapping: Sendable {
     /// Every column (or path) the records are read from: fields, joined parts, filter columns.
     public var readColumns: Set<String> {
         Set(columns.values).union(joinedColumns.values.joined()).union(skipWhen.map(\.column))
+    }
+
+    public enum ExportTimeOrigin: String, Sendable {
+        case modified
+        case run
+    }
+
+    /// The export time `file` takes when the mapping says the file has
+    /// none of its own; nil when the file or the mapping names one.
+    public func exportTime(of file: FeedFile) -> ExportTimestamp? {
+        let seconds: Int64
+        switch exportTimeOrigin {
+        case nil: return nil
+        case .run: return file.runTime ?? ExportTimestamp.tallinnTime(Date())
+        case .modified: seconds = file.modifiedAt ?? Int64(Date().timeIntervalSince1970)
+        }
+        return ExportTimestamp(epochSeconds: seconds, utcOffsetSeconds: timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(seconds))))
     }
 
     /// One condition of `[filter] skip_when`.

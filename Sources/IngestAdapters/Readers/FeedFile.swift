@@ -22,6 +22,13 @@ public struct FeedFile: Sendable, Hashable {
     public let sample: [UInt8]
     /// Sees the bytes of the streams opened on this file (see `observed(by:)`).
     public private(set) var observer: (any FeedByteObserver)?
+    /// The file's modification time (seconds since 1970), when it is a
+    /// file: the export time of a file without a date of its own
+    /// (`[export] date = "modified"`, FEEDS.md §12.1).
+    public private(set) var modifiedAt: Int64?
+    /// The time of the run that reads the file (`[export] date = "run"`);
+    /// nil outside a run, where the time now stands for it.
+    public var runTime: ExportTimestamp?
 
     public static let sampleSize = 4096
 
@@ -85,7 +92,9 @@ public struct FeedFile: Sendable, Hashable {
         guard count >= 0 else {
             throw FeedFailure(reason: .unreadable, message: "cannot read: \(String(cString: strerror(errno)))")
         }
-        return FeedFile(path: path, name: name, size: Int64(info.st_size), sample: Array(sample.prefix(count)), held: held)
+        var file = FeedFile(path: path, name: name, size: Int64(info.st_size), sample: Array(sample.prefix(count)), held: held)
+        file.modifiedAt = Int64(info.st_mtim.tv_sec)
+        return file
     }
 
     /// The sample without a leading UTF-8 byte order mark.
