@@ -306,7 +306,8 @@ struct SnapshotsCommand: ParsableCommand {
         ] + ExitStatus.always
         static let configuration = CommandConfiguration(
             abstract: "Write a changeset (SQLite's session format) that turns version FROM into version TO.",
-            discussion: "Apply it to a copy of FROM with sqlite3changeset_apply (or `sqlite3 FROM` and the session extension's tools). "
+            discussion: "The nightly changesets between the two versions are combined where they join them; otherwise the two files are diffed. "
+                + "Apply it to a copy of FROM with sqlite3changeset_apply (or `sqlite3 FROM` and the session extension's tools). "
                 + ExitStatus.helpText(exitCodes))
         @OptionGroup var location: Location
         @Argument(help: "The version the client holds.") var from: String
@@ -323,7 +324,15 @@ struct SnapshotsCommand: ParsableCommand {
             var changeset: Data?
             try location.guarded {
                 do {
-                    changeset = try SnapshotChangeset.make(from: directory.snapshotPath(from), to: directory.snapshotPath(to))
+                    // The nights' own changesets where they join the two versions; a diff of the two files where they do not.
+                    do {
+                        changeset = try ChangesetChain.changeset(from: from, to: to, in: directory)
+                    } catch let damaged as ChangesetChain.Damaged {
+                        printError("ingest: \(damaged); diffing the two snapshots instead")
+                    }
+                    if changeset == nil {
+                        changeset = try SnapshotChangeset.make(from: directory.snapshotPath(from), to: directory.snapshotPath(to))
+                    }
                 } catch let mismatch as SnapshotChangeset.SchemaMismatch {
                     printError("ingest: no changeset from \(from) to \(to): \(mismatch)")
                     throw ExitStatus.schemaMismatch.exitCode

@@ -60,7 +60,7 @@ public final class ImportRun {
                 logger.info("nothing new to publish", metadata: ["event": "nothing_new", "current": "\(previous.version)"])
             }
             if options.dryRun || report.blocked != nil || report.nothingNew {
-                if !options.dryRun { unlink(staging.path) }
+                staging.discard(dryRun: options.dryRun)
                 report.discardJournals()
                 report.phases = clock.laps
                 return report
@@ -71,7 +71,7 @@ public final class ImportRun {
             report.phases = clock.laps
             return report
         } catch {
-            if !options.dryRun { unlink(staging.path) }
+            staging.discard(dryRun: options.dryRun)
             report.discardJournals()
             throw error
         }
@@ -124,6 +124,16 @@ public final class ImportRun {
         let path: String
         let lock: SnapshotLock?
         let scratch: ScratchDirectory?
+
+        /// The night's changeset from `current`, beside the staging file until published.
+        var changesetPath: String { path + ".changeset" }
+
+        /// Removes what a run that publishes nothing leaves (a dry run's scratch folder goes by itself).
+        func discard(dryRun: Bool) {
+            guard !dryRun else { return }
+            unlink(path)
+            unlink(changesetPath)
+        }
     }
 
     private func stage(_ report: inout RunReport) throws -> Staging {
@@ -156,6 +166,8 @@ public final class ImportRun {
     struct Built {
         var previous: PreviousSnapshot?
         var offersDigest: TableDigest
+        /// The changeset from `current` made by the night; nil on a first night or across schemas.
+        var changeset: NightChangeset.Made?
     }
 
     /// Reads every feed and writes the snapshot at `staging.path`; judges it
@@ -235,14 +247,16 @@ public final class ImportRun {
         try writer.close()
         report.sortForReading()
         judge(&report, previous: previous, unregistered: unregistered)
-        // Every run that has a baseline says what it changes: the dry run's
-        // report and every HTML report show it.
+        // Every run that has a baseline says what it changes (the dry run's
+        // report and every HTML report show it), from the same merge that
+        // writes the changeset for offline clients.
+        var changeset: NightChangeset.Made?
         if let previous {
             clock.begin("comparing with current")
-            report.diff = try SnapshotDiff.compute(old: previous.path, oldLabel: previous.version, new: stagingPath, newLabel: "this run")
+            (report.diff, changeset) = try NightChangeset.make(previous: previous, staging: stagingPath, path: staging.changesetPath)
             clock.lap("compared with current")
         }
-        return Built(previous: previous, offersDigest: offersDigest)
+        return Built(previous: previous, offersDigest: offersDigest, changeset: changeset)
     }
 
     /// Checks and publishes the staging file with its manifest, rejects and warnings.
@@ -266,6 +280,7 @@ public final class ImportRun {
             },
             rejects: { try finished.rejects.save(to: $0) }, warnings: { try finished.warnings.save(to: $0) })
         publication.offers = built.offersDigest
+        publication.changeset = built.changeset.map { SnapshotPublisher.Publication.Changeset(path: $0.path, from: $0.from, written: $0.written) }
         publication.datasetteMetadata = try DatasetteMetadata.encoded(schema: schema, version: version)
         if let render = options.reportPage {
             var published = finished

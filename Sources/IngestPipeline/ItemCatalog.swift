@@ -3,14 +3,20 @@ import IngestSnapshot
 
 /// The `items` table in the making: one row per aptcode sold anywhere.
 ///
-/// Feeds describe the same item more than once and not always alike. The rule
-/// is deterministic because feeds arrive in pharmacy-id order: the first feed
-/// to mention an item gives its fields, later feeds only fill fields it left
-/// empty. It holds across nights (SNAPSHOT.md, "Across nights and
-/// versions"): yesterday's snapshot is the first mention of every item it
-/// held, so its row is the base tonight's feeds fill, and a field once known
-/// is never lost because tonight's first feed (an older format, a carried
-/// pharmacy taken after a fresh one) does not give it.
+/// Feeds describe the same item more than once and not always alike. The
+/// rule is deterministic because feeds arrive in pharmacy-id order:
+/// tonight's first feed to mention an item gives its fields, later feeds
+/// only fill fields it left empty, and yesterday's snapshot fills only what
+/// tonight's feeds all left empty (SNAPSHOT.md "Across nights", schema 5).
+/// So a feed that corrects a name, producer or code tonight is believed, and
+/// a field no feed sends tonight stays as it was. An item only carried
+/// pharmacies sell is yesterday's row as it was; a carried pharmacy taken
+/// before a fresh one does not make yesterday's row the first mention: the
+/// fresh feed's replaces it.
+///
+/// Yesterday's row is looked up twice per item (`current`'s primary key):
+/// at the first mention, for the package code that prices tonight's offers
+/// until a feed gives one, and when the rows are written, to fill the gaps.
 ///
 /// Rows live in an array, found through a dictionary of positions, with a
 /// bit set of the fields each row still lacks: with 500 pharmacies nearly
@@ -26,6 +32,12 @@ struct ItemCatalog {
     private var positions: [String: Int] = [:]
     private var rows: [ItemRow] = []
     private var missing: [FillableFields] = []
+    /// Whether each row came from a feed tonight (false: yesterday's row, kept for a carried pharmacy).
+    private var tonight: [Bool] = []
+    /// Yesterday's package code of each row's item: it prices tonight's
+    /// offers (and carried ones) while no feed has given the item one, as it
+    /// fills the gap when the rows are written.
+    private var yesterdaysPackageCode: [String?] = []
     /// Where rows go past `limit`; nil: memory only (tests).
     private let overflow: ItemOverflow?
     private var overflowed = false
@@ -85,40 +97,51 @@ struct ItemCatalog {
     subscript(aptcode: String) -> ItemRow? {
         get throws {
             if let position = positions[aptcode] { return rows[position] }
-            return overflowed ? try overflow?.row(aptcode) : nil
+            return overflowed ? try overflow?.row(aptcode)?.row : nil
         }
     }
 
     func contains(_ aptcode: String) throws -> Bool { try self[aptcode] != nil }
 
-    /// The package code known for an item, without copying its row.
+    /// The package code known for an item (tonight's feeds', else yesterday's), without copying its row.
     func packageCode(of aptcode: String) throws -> String? {
-        guard let position = positions[aptcode] else { return try self[aptcode]?.packageCode }
-        return rows[position].packageCode
+        guard let position = positions[aptcode] else {
+            guard let row = try self[aptcode] else { return nil }
+            return try row.packageCode ?? yesterday?(aptcode)?.packageCode
+        }
+        return rows[position].packageCode ?? yesterdaysPackageCode[position]
     }
 
     @discardableResult
     mutating func add(_ offer: StockOffer) throws -> Known {
         var found = positions[offer.aptcode]
         if found == nil, overflowed, let stored = try overflow?.row(offer.aptcode) {
-            try append(stored)
+            try append(stored.row, tonight: stored.tonight, yesterdaysPackageCode: stored.row.packageCode == nil ? try yesterday?(offer.aptcode)?.packageCode : nil)
             found = positions[offer.aptcode]
         }
         guard let position = found else {
-            if let known = try yesterday?(offer.aptcode) {
-                // Yesterday's row is the first mention; this offer fills its gaps.
-                try append(known)
-                fill(positions[offer.aptcode]!, from: offer)
-                return Known(existed: false, packageCode: known.packageCode)
-            }
-            try append(ItemRow(
-                aptcode: offer.aptcode, packageCode: offer.packageCode, gtin: offer.gtin, name: offer.name,
-                producer: offer.producer, atc: offer.atc, activeSubstance: offer.activeSubstance))
-            return Known(existed: false, packageCode: nil)
+            let yesterdays = offer.packageCode == nil ? try yesterday?(offer.aptcode)?.packageCode : nil
+            try append(Self.row(of: offer), tonight: true, yesterdaysPackageCode: yesterdays)
+            return Known(existed: false, packageCode: yesterdays)
         }
-        let packageCode = rows[position].packageCode
+        let packageCode = rows[position].packageCode ?? yesterdaysPackageCode[position]
+        if !tonight[position] {
+            // Yesterday's row, there for a carried pharmacy: tonight's first mention replaces it.
+            yesterdaysPackageCode[position] = rows[position].packageCode
+            rows[position] = Self.row(of: offer, keeping: rows[position])
+            missing[position] = FillableFields(missingIn: rows[position])
+            tonight[position] = true
+            return Known(existed: true, packageCode: packageCode)
+        }
         fill(position, from: offer)
         return Known(existed: true, packageCode: packageCode)
+    }
+
+    /// An offer's description of its item; `keeping` the leaflet and image of a row it replaces (what no feed gives).
+    private static func row(of offer: StockOffer, keeping old: ItemRow? = nil) -> ItemRow {
+        ItemRow(aptcode: offer.aptcode, packageCode: offer.packageCode, gtin: offer.gtin, name: offer.name,
+                producer: offer.producer, atc: offer.atc, activeSubstance: offer.activeSubstance,
+                infoURL: old?.infoURL, imageURL: old?.imageURL)
     }
 
     private mutating func fill(_ position: Int, from offer: StockOffer) {
@@ -140,44 +163,58 @@ struct ItemCatalog {
     }
 
     /// An item of a carried pharmacy, as yesterday's snapshot holds it: new
-    /// tonight, it comes as it was; already mentioned tonight (its row then
-    /// began from yesterday's too), it fills what is still empty.
+    /// tonight, it comes as it was; already in the catalog, it changes
+    /// nothing now (a row from a feed is filled from yesterday's at the end,
+    /// after every feed of the night has had its say).
     mutating func add(_ item: ItemRow) throws {
-        var found = positions[item.aptcode]
-        if found == nil, overflowed, let stored = try overflow?.row(item.aptcode) {
-            try append(stored)
-            found = positions[item.aptcode]
-        }
-        guard let position = found else { return try append(item) }
-        fill(position, FillableFields(missingIn: item).symmetricDifference(.all), packageCode: item.packageCode, gtin: item.gtin,
-             producer: item.producer, atc: item.atc, activeSubstance: item.activeSubstance)
-        if rows[position].infoURL == nil { rows[position].infoURL = item.infoURL }
-        if rows[position].imageURL == nil { rows[position].imageURL = item.imageURL }
+        if positions[item.aptcode] != nil { return }
+        if overflowed, try overflow?.row(item.aptcode) != nil { return }
+        try append(item, tonight: false, yesterdaysPackageCode: item.packageCode)
     }
 
-    private mutating func append(_ row: ItemRow) throws {
+    private mutating func append(_ row: ItemRow, tonight fromTonight: Bool, yesterdaysPackageCode yesterdays: String?) throws {
         if rows.count >= limit, let overflow { try spill(to: overflow) }
         positions[row.aptcode] = rows.count
         missing.append(FillableFields(missingIn: row))
+        tonight.append(fromTonight)
+        yesterdaysPackageCode.append(yesterdays)
         rows.append(row)
     }
 
     /// Memory's rows to the table; they came after what it holds, so they only fill.
     private mutating func spill(to overflow: ItemOverflow) throws {
-        try overflow.store(rows)
+        try overflow.store(rows, tonight: tonight)
         rows.removeAll(keepingCapacity: true)
         missing.removeAll(keepingCapacity: true)
+        tonight.removeAll(keepingCapacity: true)
+        yesterdaysPackageCode.removeAll(keepingCapacity: true)
         positions.removeAll(keepingCapacity: true)
         overflowed = true
     }
 
-    /// Every row in primary-key (byte) order, for an ordered insert.
+    /// Every row in primary-key (byte) order, for an ordered insert, a
+    /// row from tonight's feeds with yesterday's filling what they left empty.
     mutating func forEachSorted(_ body: (ItemRow) throws -> Void) throws {
         guard overflowed, let overflow else {
-            for row in rows.sorted(by: { precedesInByteOrder($0.aptcode, $1.aptcode) }) { try body(row) }
+            for position in positions.values.sorted(by: { precedesInByteOrder(rows[$0].aptcode, rows[$1].aptcode) }) {
+                try body(tonight[position] ? try filledFromYesterday(rows[position]) : rows[position])
+            }
             return
         }
         try spill(to: overflow)
-        try overflow.forEachSorted(body)
+        try overflow.forEachSorted { row, fromTonight in try body(fromTonight ? try filledFromYesterday(row) : row) }
+    }
+
+    private func filledFromYesterday(_ row: ItemRow) throws -> ItemRow {
+        guard let old = try yesterday?(row.aptcode) else { return row }
+        var row = row
+        row.packageCode = row.packageCode ?? old.packageCode
+        row.gtin = row.gtin ?? old.gtin
+        row.producer = row.producer ?? old.producer
+        row.atc = row.atc ?? old.atc
+        row.activeSubstance = row.activeSubstance ?? old.activeSubstance
+        row.infoURL = row.infoURL ?? old.infoURL
+        row.imageURL = row.imageURL ?? old.imageURL
+        return row
     }
 }

@@ -15,6 +15,29 @@ final class PreviousSnapshot {
     let meta: [String: String]
     /// Its manifest, when it has one: where carried-over data first came from.
     let manifest: Manifest?
+    /// How its offers tell since when their price holds (SNAPSHOT.md "Price history").
+    let priceSince: PriceSinceSource
+    /// Whether it has a `price_history` table to carry (schema 4 on).
+    let hasPriceHistory: Bool
+
+    /// Where yesterday's `price_since` of an offer comes from, by its schema.
+    enum PriceSinceSource {
+        /// Schema 5 on: the offer's own column.
+        case column
+        /// Schema 4: the offer's newest `price_history` row (the upgrade of SNAPSHOT.md).
+        case newestHistoryRow
+        /// Before schema 4: its pharmacy's export time, the first price known.
+        case lastRefresh
+
+        /// An SQL expression over `offers AS o` for the since; `?2` is the pharmacy's `last_refresh`, for rows that have none.
+        var expression: String {
+            switch self {
+            case .column: "coalesce(o.price_since, ?2)"
+            case .newestHistoryRow: "coalesce((SELECT max(h.since) FROM price_history AS h WHERE h.pharmacy_id = o.pharmacy_id AND h.aptcode = o.aptcode), ?2)"
+            case .lastRefresh: "?2"
+            }
+        }
+    }
 
     /// The snapshot `current` points at; nil when there is none (the first
     /// run). A `current` that exists but cannot be trusted — not a link, a
@@ -76,6 +99,12 @@ final class PreviousSnapshot {
         // A version without a manifest file is possible (published by hand, an
         // old layout): absence is normal. A manifest that is there must read.
         manifest = FileManager.default.fileExists(atPath: directory.manifestPath(version)) ? try directory.readManifest(version) : nil
+        hasPriceHistory = try !database.strings("SELECT name FROM sqlite_schema WHERE type = 'table' AND name = 'price_history'").isEmpty
+        if (try database.scalarInt("SELECT count(*) FROM pragma_table_info('offers') WHERE name = 'price_since'") ?? 0) > 0 {
+            priceSince = .column
+        } else {
+            priceSince = hasPriceHistory ? .newestHistoryRow : .lastRefresh
+        }
     }
 
     /// The manifest entry of the input that brought this pharmacy's (or this
@@ -117,18 +146,30 @@ final class PreviousSnapshot {
     /// One pharmacy's offers in key order, `batch` at a time (a carried
     /// pharmacy may have millions).
     func forEachOffers(of pharmacyID: String, batch: Int, _ body: ([OfferRow]) throws -> Void) throws {
-        let statement = try database.prepare("SELECT aptcode, price_cents, quantity FROM offers WHERE pharmacy_id = ? ORDER BY aptcode")
-        try statement.bind(pharmacyID, at: 1)
+        let statement = try offersWithSince(of: pharmacyID, columns: "o.quantity")
+        var sinces = RepeatedText()
         var rows: [OfferRow] = []
         rows.reserveCapacity(batch)
         while try statement.step() {
-            rows.append(OfferRow(aptcode: statement.string(0) ?? "", priceCents: statement.int64(1), quantity: statement.isNull(2) ? nil : statement.int64(2)))
+            rows.append(OfferRow(aptcode: statement.string(0) ?? "", priceCents: statement.int64(1), priceSince: sinces.string(statement.textBytes(2)),
+                                 quantity: statement.isNull(3) ? nil : statement.int64(3)))
             if rows.count == batch {
                 try body(rows)
                 rows.removeAll(keepingCapacity: true)
             }
         }
         if !rows.isEmpty { try body(rows) }
+    }
+
+    /// One pharmacy's offers in key order: aptcode, price, since, then `columns` (over `offers AS o`).
+    func offersWithSince(of pharmacyID: String, columns: String? = nil) throws -> SQLiteStatement {
+        let statement = try database.prepare("""
+            SELECT o.aptcode, o.price_cents, \(priceSince.expression)\(columns.map { ", " + $0 } ?? "")
+            FROM offers AS o WHERE o.pharmacy_id = ?1 ORDER BY o.aptcode
+            """)
+        try statement.bind(pharmacyID, at: 1)
+        try statement.bind(pharmacies[pharmacyID]?.lastRefresh ?? "", at: 2)
+        return statement
     }
 
     /// Shelf prices of one pharmacy's items from `first` on, in key order, at

@@ -2,17 +2,18 @@ import Foundation
 import IngestCore
 import IngestSnapshot
 
-/// The `price_history` table (SNAPSHOT.md "Price history"): one row per
-/// shelf price an offer has had, `since` the export time of the feed that
-/// first showed it, carried from night to night.
+/// The `price_history` table (SNAPSHOT.md "Price history", schema 5): the
+/// prices an offer had before the one in force (`offers.price_since`), each
+/// with its own since, carried from night to night.
 ///
 /// Built once tonight's offers and pharmacies are written, with `current`
 /// attached read-only: yesterday's rows copied whole, tonight's changes
-/// applied (found by `PriceHistoryDelta` while the offers were written: new
-/// or changed prices, items no longer sold), pharmacies no longer held
-/// removed, then the rows older than the window dropped but the one in
-/// force at its start. A first night's rows are written beside the offers. On the bench's second night: 2.4 s for 5.1 M rows,
-/// where one index seek per offer took 7.4 s (docs/PERFORMANCE.md).
+/// applied (found by `PriceHistoryDelta` while the offers were written:
+/// replaced prices, items no longer sold), pharmacies no longer held
+/// removed, then the rows whose price went out of force before the window
+/// dropped. A first night writes none: the file grows with what changed,
+/// not with what is sold (schema 4's row per offer was 270 MB of the
+/// national snapshot's 577 MB).
 ///
 /// History follows the offers: an offer no longer in the snapshot (its
 /// pharmacy dropped as stale, the item no longer sold there) takes its rows
@@ -21,66 +22,50 @@ enum PriceHistory {
     /// Fills `price_history` in the snapshot at `writer` (after `finish()`:
     /// outside any transaction, since SQLite attaches only there).
     static func write(to writer: SnapshotWriter, previous: PreviousSnapshot?, asOf: ExportTimestamp, keepDays: Int) throws {
+        guard let previous else { return } // a first night: no price has been replaced yet
         let database = writer.database
-        if let previous {
-            try database.execute("ATTACH DATABASE '\(Self.readOnlyURI(previous.path).replacingOccurrences(of: "'", with: "''"))' AS old")
-        }
-        defer { if previous != nil { try? database.execute("DETACH DATABASE old") } } // a failed detach leaves only a handle the close releases
+        try database.execute("ATTACH DATABASE '\(Self.readOnlyURI(previous.path).replacingOccurrences(of: "'", with: "''"))' AS old")
+        defer { try? database.execute("DETACH DATABASE old") } // a failed detach leaves only a handle the close releases
         try database.execute("BEGIN")
         do {
-            let tonight = SQLiteStatement.Value.text(asOf.iso8601)
-            if let previous, try previous.hasTable("price_history") {
+            switch previous.hasPriceHistory ? previous.priceSince : .lastRefresh {
+            case .column:
                 // Yesterday's rows whole, record by record (SQLite's transfer optimisation: the
-                // same table definition, no WHERE); then tonight's changes, which the load found
-                // by merging each fresh pharmacy's offers with yesterday's (`PriceHistoryDelta`):
-                // the rows of pharmacies no longer held and of items no longer sold go, a row
-                // comes for each new or changed price.
+                // same table definition, no WHERE).
                 try database.execute("INSERT INTO main.price_history SELECT * FROM old.price_history")
+            case .newestHistoryRow:
+                // A schema-4 `current`: each offer's newest row became its `price_since` (the
+                // merge and the carry-over read it so); the older rows stay history.
                 try database.execute("""
-                    DELETE FROM main.price_history WHERE pharmacy_id IN (SELECT id FROM old.pharmacies EXCEPT SELECT id FROM main.pharmacies);
-                    DELETE FROM main.price_history WHERE (pharmacy_id, aptcode) IN (SELECT pharmacy_id, aptcode FROM temp.history_gone);
                     INSERT INTO main.price_history(pharmacy_id, aptcode, since, price_cents)
-                    SELECT pharmacy_id, aptcode, since, price_cents FROM temp.history_new ORDER BY pharmacy_id, aptcode;
+                    SELECT h.pharmacy_id, h.aptcode, h.since, h.price_cents FROM old.price_history AS h
+                    WHERE h.since < (SELECT max(x.since) FROM old.price_history AS x WHERE x.pharmacy_id = h.pharmacy_id AND x.aptcode = h.aptcode)
                     """)
-                // The two temporary tables stay until the writer's connection closes (it removes
-                // SQLite's temporary file): dropping them fails while a cached statement on them lives.
-            } else if previous != nil {
-                // A `current` from before schema 4: its offers are each one's first known price,
-                // since its pharmacy's export; then a row where a pharmacy loaded tonight has
-                // another price (a carried pharmacy's offers are yesterday's).
-                try database.execute("""
-                    INSERT INTO price_history(pharmacy_id, aptcode, since, price_cents)
-                    SELECT o.pharmacy_id, o.aptcode, p.last_refresh, o.price_cents
-                    FROM old.offers AS o JOIN old.pharmacies AS p ON p.id = o.pharmacy_id
-                    WHERE EXISTS (SELECT 1 FROM main.offers AS n WHERE n.pharmacy_id = o.pharmacy_id AND n.aptcode = o.aptcode)
-                    """)
-                try database.prepare("""
-                    INSERT OR IGNORE INTO price_history(pharmacy_id, aptcode, since, price_cents)
-                    SELECT o.pharmacy_id, o.aptcode, p.last_refresh, o.price_cents
-                    FROM pharmacies AS p JOIN offers AS o ON o.pharmacy_id = p.id
-                    WHERE p.loaded_at = ?1 AND o.price_cents IS NOT (SELECT h.price_cents FROM price_history AS h
-                        WHERE h.pharmacy_id = o.pharmacy_id AND h.aptcode = o.aptcode ORDER BY h.since DESC LIMIT 1)
-                    """).run(tonight)
-            } else {
-                // A first night: every offer's one row, written beside it by the load (`StockLoader`,
-                // `SnapshotWriter.writeOffers(historySince:)`). One row per offer leaves the window
-                // nothing to drop. Offers without rows (a writer that was not told) get theirs here.
-                if try database.scalarInt("SELECT EXISTS (SELECT 1 FROM price_history)") == 0 {
-                    try database.execute("""
-                        INSERT INTO price_history(pharmacy_id, aptcode, since, price_cents)
-                        SELECT o.pharmacy_id, o.aptcode, p.last_refresh, o.price_cents FROM offers AS o JOIN pharmacies AS p ON p.id = o.pharmacy_id
-                        """)
-                }
-                try database.execute("COMMIT")
-                return
+            case .lastRefresh:
+                break // before schema 4 (or in a file without the table) no earlier price was kept
             }
-            let cutoff = ExportTimestamp.tallinnTime(Date(timeIntervalSince1970: TimeInterval(asOf.epochSeconds - Int64(keepDays) * 86_400))).iso8601
-            let prune = try database.prepare("""
-                DELETE FROM price_history WHERE since < ?1 AND since < (
-                    SELECT max(h.since) FROM price_history AS h
-                    WHERE h.pharmacy_id = price_history.pharmacy_id AND h.aptcode = price_history.aptcode AND h.since < ?1)
+            // Tonight's changes, which the load found by merging each fresh pharmacy's offers with
+            // yesterday's: the rows of pharmacies no longer held and of items no longer sold go, a
+            // row comes for each replaced price.
+            try database.execute("""
+                DELETE FROM main.price_history WHERE pharmacy_id IN (SELECT id FROM old.pharmacies EXCEPT SELECT id FROM main.pharmacies);
+                DELETE FROM main.price_history WHERE (pharmacy_id, aptcode) IN (SELECT pharmacy_id, aptcode FROM temp.history_gone);
+                INSERT INTO main.price_history(pharmacy_id, aptcode, since, price_cents)
+                SELECT pharmacy_id, aptcode, since, price_cents FROM temp.history_new ORDER BY pharmacy_id, aptcode, since;
                 """)
-            try prune.run(.text(cutoff))
+            // The two temporary tables stay until the writer's connection closes (it removes
+            // SQLite's temporary file): dropping them fails while a cached statement on them lives.
+            //
+            // A row's price held until the next row's since, the last row's until its offer's
+            // `price_since`; it goes once that end is before the window (schema 4 kept the
+            // same rows: those after the window's start and the one in force at it).
+            let cutoff = ExportTimestamp.tallinnTime(Date(timeIntervalSince1970: TimeInterval(asOf.epochSeconds - Int64(keepDays) * 86_400))).iso8601
+            try database.prepare("""
+                DELETE FROM price_history WHERE since < ?1 AND coalesce(
+                    (SELECT min(h.since) FROM price_history AS h
+                     WHERE h.pharmacy_id = price_history.pharmacy_id AND h.aptcode = price_history.aptcode AND h.since > price_history.since),
+                    (SELECT o.price_since FROM offers AS o WHERE o.pharmacy_id = price_history.pharmacy_id AND o.aptcode = price_history.aptcode)) < ?1
+                """).run(.text(cutoff))
             try database.execute("COMMIT")
         } catch {
             try? database.execute("ROLLBACK") // the first error is the one to report; the staging file is removed anyway

@@ -128,10 +128,20 @@ public struct SnapshotDiff: Sendable, Codable, Equatable {
         case reimbursementChanges = "reimbursement_changes"
     }
 
-    /// The changes from `old` to `new` (paths of snapshot files).
+    /// The changes from `old` to `new` (paths of snapshot files), with a pass of their own over both offers tables.
     public static func compute(old: String, oldLabel: String, new: String, newLabel: String, sample: Int = 10) throws -> SnapshotDiff {
         let database = try SQLiteDatabase(path: new, readOnly: true) // closed when it goes, also on an error
         try database.execute("ATTACH DATABASE '\(old.replacingOccurrences(of: "'", with: "''"))' AS old")
+        var tally = OfferTally(sample: sample)
+        (tally.added, tally.removed) = try forEachChange(in: database) { tally.count($0, limitChanged: $1) }
+        return try compute(in: database, from: oldLabel, to: newLabel, offers: tally)
+    }
+
+    /// The changes between `main` and the snapshot attached as `old` of
+    /// `database`, the offers' already counted (`offers`: by
+    /// `forEachChange`, or by the night's own merge as it writes the changeset).
+    public static func compute(in database: SQLiteDatabase, from oldLabel: String, to newLabel: String, offers: OfferTally) throws -> SnapshotDiff {
+        let sample = offers.sample
         var diff = SnapshotDiff(from: oldLabel, to: newLabel)
         diff.pharmaciesAdded = try database.strings("SELECT id FROM main.pharmacies WHERE id NOT IN (SELECT id FROM old.pharmacies) ORDER BY id")
         diff.pharmaciesRemoved = try database.strings("SELECT id FROM old.pharmacies WHERE id NOT IN (SELECT id FROM main.pharmacies) ORDER BY id")
@@ -144,17 +154,12 @@ public struct SnapshotDiff: Sendable, Codable, Equatable {
         diff.itemsRemoved = Int(try database.scalarInt("SELECT count(*) \(itemsRemoved)") ?? 0)
         diff.itemsAddedSample = try database.strings("SELECT n.aptcode \(itemsAdded) ORDER BY n.aptcode LIMIT \(sample)")
         diff.itemsRemovedSample = try database.strings("SELECT o.aptcode \(itemsRemoved) ORDER BY o.aptcode LIMIT \(sample)")
-        // One pass over both offers tables: count what only one holds and every change, bucket them, keep the largest.
-        var largest: [PriceChange] = []
-        (diff.offersAdded, diff.offersRemoved) = try forEachChange(in: database) { change, limitChanged in
-            if limitChanged { diff.limitPriceChanges += 1 }
-            guard change.oldCents != change.newCents else { return }
-            diff.priceChanges += 1
-            diff.priceChangeHistogram[PriceChangeBucket.index(of: change.percent)].count += 1
-            largest.append(change)
-            if largest.count > sample * 4 { largest = Array(largest.sorted(by: Self.larger).prefix(sample)) }
-        }
-        diff.largestPriceChanges = Array(largest.sorted(by: Self.larger).prefix(sample))
+        diff.offersAdded = offers.added
+        diff.offersRemoved = offers.removed
+        diff.priceChanges = offers.priceChanges
+        diff.limitPriceChanges = offers.limitPriceChanges
+        diff.priceChangeHistogram = offers.histogram
+        diff.largestPriceChanges = offers.largest
 
         let tiers = try database.prepare("""
             SELECT n.package_code, n.rate, 'added', NULL, n.limit_price_cents FROM main.reimbursements n
@@ -223,6 +228,32 @@ public struct SnapshotDiff: Sendable, Codable, Equatable {
         return (added, removed)
     }
 
+    /// The offers' part of a diff, counted one changed offer at a time in
+    /// bounded memory: every change bucketed, the largest kept.
+    public struct OfferTally {
+        public let sample: Int
+        public var added = 0
+        public var removed = 0
+        var priceChanges = 0
+        var limitPriceChanges = 0
+        var histogram = PriceChangeBucket.empty
+        private var kept: [PriceChange] = []
+
+        public init(sample: Int = 10) { self.sample = sample }
+
+        /// An offer both snapshots hold whose price or limit price (`limitChanged`) differs.
+        public mutating func count(_ change: PriceChange, limitChanged: Bool) {
+            if limitChanged { limitPriceChanges += 1 }
+            guard change.oldCents != change.newCents else { return }
+            priceChanges += 1
+            histogram[PriceChangeBucket.index(of: change.percent)].count += 1
+            kept.append(change)
+            if kept.count > sample * 4 { kept = Array(kept.sorted(by: SnapshotDiff.larger).prefix(sample)) }
+        }
+
+        var largest: [PriceChange] { Array(kept.sorted(by: SnapshotDiff.larger).prefix(sample)) }
+    }
+
     /// The order of the two rows' keys (pharmacy id, then aptcode), as SQLite's BINARY collation sorts them.
     private static func keyOrder(_ a: SQLiteStatement, _ b: SQLiteStatement) -> Int {
         for column: Int32 in 0...1 {
@@ -232,7 +263,7 @@ public struct SnapshotDiff: Sendable, Codable, Equatable {
         return 0
     }
 
-    private static func larger(_ a: PriceChange, _ b: PriceChange) -> Bool {
+    static func larger(_ a: PriceChange, _ b: PriceChange) -> Bool {
         let (da, db) = (abs(a.newCents - a.oldCents), abs(b.newCents - b.oldCents))
         return da != db ? da > db : (a.pharmacyID, a.aptcode) < (b.pharmacyID, b.aptcode)
     }

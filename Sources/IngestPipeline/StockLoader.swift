@@ -36,7 +36,7 @@ final class StockLoader {
     let checks: StockDataChecks
     let force: Bool
     private var summaries: (price: CheckSummary, items: CheckSummary, duplicates: CheckSummary)
-    /// Tonight's changes to `price_history`, merged as offers are written; nil without a `current` that has the table.
+    /// Tonight's changes to prices, merged as offers are written; nil on a first night.
     let history: PriceHistoryDelta?
     /// Every stock the snapshot will hold by its item-line digest, to find
     /// one pharmacy's stock under another's id: tonight's loaded feeds and
@@ -69,7 +69,7 @@ final class StockLoader {
         enrichment = ItemEnrichment(reference)
         self.pricer = pricer
         self.previous = previous
-        history = try previous.flatMap { try $0.hasTable("price_history") ? PriceHistoryDelta(writer: writer, previous: $0) : nil }
+        history = try previous.map { try PriceHistoryDelta(writer: writer, previous: $0) }
         carryOver = CarryOverPlan(previousIDs: previous.map { Array($0.pharmacies.keys) } ?? [], asOf: asOf, maxStaleDays: maxStaleDays)
         self.loadedAt = asOf.iso8601
         runDate = asOf.localDate
@@ -104,26 +104,25 @@ final class StockLoader {
         var rows: [OfferRow] = []
         rows.reserveCapacity(min(result.offers.count, Self.batchRows))
         let tracking = !pricer.catalog.isEmpty
-        let merge = try history?.merge(pharmacyID, since: header.exportedAt.iso8601)
-        // A first night: each offer's one history row goes in beside it (`PriceHistory` has nothing to compare).
-        let historySince = previous == nil ? header.exportedAt.iso8601 : nil
+        let tonight = header.exportedAt.iso8601
+        let merge = try history?.merge(pharmacyID, tonight: tonight)
         // In batches: a feed of millions of offers is read from its spill a
         // buffer at a time and never held whole.
         try result.offers.forEach { offer in
-            try merge?.offer(offer.aptcode, offer.priceCents)
+            let since = try merge?.offer(offer.aptcode, offer.priceCents) ?? tonight
             let known = try items.add(offer)
             if tracking, known.existed, known.packageCode == nil, offer.packageCode != nil {
                 latePriced.append((offer.aptcode, pharmacies.count))
             }
-            var row = OfferRow(aptcode: offer.aptcode, priceCents: offer.priceCents, quantity: offer.quantity)
+            var row = OfferRow(aptcode: offer.aptcode, priceCents: offer.priceCents, priceSince: since, quantity: offer.quantity)
             if let period { pricer.price(&row, packageCode: offer.packageCode ?? known.packageCode, period: period) }
             rows.append(row)
             if rows.count == Self.batchRows {
-                try writer.writeOffers(pharmacyID: pharmacyID, rows, historySince: historySince)
+                try writer.writeOffers(pharmacyID: pharmacyID, rows)
                 rows.removeAll(keepingCapacity: true)
             }
         }
-        try writer.writeOffers(pharmacyID: pharmacyID, rows, historySince: historySince)
+        try writer.writeOffers(pharmacyID: pharmacyID, rows)
         try merge?.finish()
         try pharmacies.append(pharmacyRow(header, offers: result.offers.count, report: &report))
     }

@@ -23,6 +23,8 @@ public final class OpenSnapshot: Sendable {
 
     public let version: String
     public let path: String
+    /// Its schema version, one of `readableSchemas`.
+    public let schema: Int
     /// When it was published (`meta.created_at`), for `/health`.
     public let createdAt: String
     let pharmacies: PharmacyDirectory
@@ -45,6 +47,12 @@ public final class OpenSnapshot: Sendable {
         let reader: SnapshotReader
     }
 
+    /// The schema versions served: this importer's and the one before, so
+    /// that after an upgrade the last night of the older importer keeps
+    /// being served until the first night of the new one publishes
+    /// (READ_API.md). Fields only the newer schema has answer empty.
+    public static let readableSchemas = [Int64(SnapshotSchema.version - 1), Int64(SnapshotSchema.version)]
+
     /// Connections per snapshot at most: the query threads' number is the most that can be asked at once.
     public static let maximumReaders = 8
 
@@ -55,11 +63,12 @@ public final class OpenSnapshot: Sendable {
         guard application == Int64(SnapshotSchema.applicationID) else {
             throw NotASnapshot(path: path, reason: "application_id \(application ?? 0), not \(SnapshotSchema.applicationID)")
         }
-        guard schema == Int64(SnapshotSchema.version) else {
-            throw NotASnapshot(path: path, reason: "schema version \(schema ?? 0), this server reads \(SnapshotSchema.version)")
+        guard let schema, Self.readableSchemas.contains(schema) else {
+            throw NotASnapshot(path: path, reason: "schema version \(schema ?? 0), this server reads \(Self.readableSchemas.map(String.init).joined(separator: " and "))")
         }
         self.path = path
         self.version = version
+        self.schema = Int(schema)
         createdAt = try reader.database.strings("SELECT value FROM meta WHERE key = 'created_at'").first ?? ""
         prices = PriceFormat(currency: try reader.database.strings("SELECT value FROM meta WHERE key = 'currency'").first ?? "EUR")
         pharmacies = PharmacyDirectory(try reader.pharmacies())

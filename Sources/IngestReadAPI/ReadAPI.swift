@@ -74,7 +74,7 @@ public enum ReadAPI {
 
     /// `GET /health` (READ_API.md, Version 2): which snapshot is served.
     public static func health(_ snapshot: OpenSnapshot) -> Data {
-        encode(Health(version: snapshot.version, schema: SnapshotSchema.version, published: snapshot.createdAt))
+        encode(Health(version: snapshot.version, schema: snapshot.schema, published: snapshot.createdAt))
     }
 
     static func encode(_ value: some JSONWritable) -> Data { Data(value.json) }

@@ -5,9 +5,13 @@ import IngestSnapshot
 /// (`OpenSnapshot` lends it out).
 final class SnapshotReader {
     let database: SQLiteDatabase
+    /// The file's schema version (`PRAGMA user_version`): the server reads
+    /// this one and the one before (an upgrade never takes the API down).
+    let schema: Int64
 
     init(path: String) throws(SQLiteError) {
         database = try SQLiteDatabase(path: path, readOnly: true)
+        schema = try database.scalarInt("PRAGMA user_version") ?? 0
     }
 
     struct Item {
@@ -133,10 +137,16 @@ final class SnapshotReader {
         return tiers
     }
 
-    /// One offer's shelf prices from `price_history`, newest first: (since, cents).
+    /// One offer's shelf prices, newest first: (since, cents). Schema 5
+    /// keeps the one in force in `offers` and the replaced ones in
+    /// `price_history`; schema 4 kept them all in `price_history`.
     func priceHistory(pharmacyID: String, aptcode: String) throws(SQLiteError) -> [(since: String, cents: Int64)] {
-        let statement = try database.cachedStatement(
-            "SELECT since, price_cents FROM price_history WHERE pharmacy_id = ? AND aptcode = ? ORDER BY since DESC")
+        let statement = try database.cachedStatement(schema >= 5 ? """
+            SELECT price_since, price_cents FROM offers WHERE pharmacy_id = ?1 AND aptcode = ?2
+            UNION ALL
+            SELECT since, price_cents FROM price_history WHERE pharmacy_id = ?1 AND aptcode = ?2
+            ORDER BY 1 DESC
+            """ : "SELECT since, price_cents FROM price_history WHERE pharmacy_id = ?1 AND aptcode = ?2 ORDER BY since DESC")
         defer { statement.reset() }
         try statement.bind(pharmacyID, at: 1)
         try statement.bind(aptcode, at: 2)

@@ -28,6 +28,24 @@ public struct Manifest: Codable, Sendable, Equatable {
     /// first look; `rejects_file` has every one. Absent in older manifests.
     public var rejectSample: [Reject]?
     public static let sampledPerReason = 5
+    /// The changeset from the version before, written by the night beside
+    /// the snapshot (absent on a first night, across schemas, and in older manifests).
+    public var changeset: ChangesetFile?
+
+    public struct ChangesetFile: Codable, Sendable, Equatable {
+        /// The version it turns into this one.
+        public var from: String
+        public var file: String
+        public var size: Int64
+        public var sha256: String
+
+        public init(from: String, file: String, size: Int64, sha256: String) {
+            self.from = from
+            self.file = file
+            self.size = size
+            self.sha256 = sha256
+        }
+    }
 
     public struct CarriedOver: Codable, Sendable, Equatable {
         /// `pharmacy` or `reference`.
@@ -62,7 +80,7 @@ public struct Manifest: Codable, Sendable, Equatable {
         case schemaVersion = "schema_version", createdAt = "created_at", importerVersion = "importer_version"
         case rowCounts = "row_counts", rejectCounts = "reject_counts", warningCounts = "warning_counts"
         case rejectsFile = "rejects_file", warningsFile = "warnings_file"
-        case forcedGates = "forced_gates", carriedOver = "carried_over", rejectSample = "reject_sample"
+        case forcedGates = "forced_gates", carriedOver = "carried_over", rejectSample = "reject_sample", changeset
     }
 
     public struct SnapshotFile: Codable, Sendable, Equatable {

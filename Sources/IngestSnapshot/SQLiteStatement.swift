@@ -5,7 +5,7 @@ import CSQLite
 /// keep buffers alive.
 public final class SQLiteStatement {
     public let sql: String
-    private let handle: OpaquePointer
+    let handle: OpaquePointer
     private unowned let database: SQLiteDatabase
     private let registry: OpenStatements
 

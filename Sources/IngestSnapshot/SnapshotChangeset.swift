@@ -68,11 +68,16 @@ public enum SnapshotChangeset {
             sqlite3_free(message)
             guard code == SQLITE_OK else { throw SQLiteError(code: code, message: "diff of \(table): \(text)") }
         }
+        return try output("sqlite3session_changeset") { sqlite3session_changeset(session, &$0, &$1) }
+    }
+
+    /// A changeset SQLite allocated (`produce` sets its size and bytes), copied out and freed.
+    static func output(_ function: String, _ produce: (inout Int32, inout UnsafeMutableRawPointer?) -> Int32) throws -> Data {
         var size: Int32 = 0
         var bytes: UnsafeMutableRawPointer?
-        code = sqlite3session_changeset(session, &size, &bytes)
-        guard code == SQLITE_OK else { throw SQLiteError(code: code, message: "sqlite3session_changeset failed") }
+        let code = produce(&size, &bytes)
         defer { sqlite3_free(bytes) }
+        guard code == SQLITE_OK else { throw SQLiteError(code: code, message: "\(function) failed") }
         return bytes.map { Data(bytes: $0, count: Int(size)) } ?? Data()
     }
 
@@ -95,7 +100,7 @@ public enum SnapshotChangeset {
 
     /// Every ordinary table of the newer snapshot: not the search indexes
     /// (virtual) nor their shadow tables, nor SQLite's own.
-    static func changedTables(in database: SQLiteDatabase) throws -> [String] {
+    public static func changedTables(in database: SQLiteDatabase) throws -> [String] {
         let tables = try SnapshotTableList.tables(in: database).map(\.name)
         for table in tables {
             let keyed = try database.scalarInt("SELECT count(*) FROM pragma_table_info('\(table)') WHERE pk > 0") ?? 0

@@ -14,7 +14,8 @@ public enum SnapshotContent {
     public static let runKeys: Set<String> = ["snapshot_version", "created_at", "as_of", "run_date", "importer_version"]
 
     /// Where `new` differs from `old`, in words ("offers: 3 rows only in the newer"); nil when they hold the same data.
-    public static func difference(old: String, new: String) throws -> String? {
+    /// `ignoring`: the `meta` keys left out (`runKeys`; none, to ask whether a copy is exactly the file).
+    public static func difference(old: String, new: String, ignoring ignored: Set<String> = runKeys) throws -> String? {
         let database = try SQLiteDatabase(path: new, readOnly: true)
         defer { try? database.close() } // read-only: nothing is lost if closing fails
         try database.execute("ATTACH DATABASE '\(old.replacingOccurrences(of: "'", with: "''"))' AS old")
@@ -22,7 +23,7 @@ public enum SnapshotContent {
         if let difference = SnapshotTableList.difference(old: try SnapshotTableList.tables(in: database, schema: "old"), new: tables) {
             return difference
         }
-        let runKeys = runKeys.sorted().map { "'\($0)'" }.joined(separator: ", ")
+        let runKeys = (ignored.isEmpty ? ["''"] : ignored.sorted().map { "'\($0)'" }).joined(separator: ", ")
         for table in tables.map(\.name) {
             let rows = table == "meta" ? "SELECT * FROM %@.meta WHERE key NOT IN (\(runKeys))" : "SELECT * FROM %@.\"\(table)\""
             let newRows = rows.replacingOccurrences(of: "%@", with: "main")

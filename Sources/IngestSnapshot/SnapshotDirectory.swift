@@ -21,6 +21,9 @@ public struct SnapshotDirectory: Sendable {
     /// The version's HTML run report, written after the publish.
     public func reportPath(_ version: String) -> String { "\(path)/\(version).report.html" }
     public func datasettePath(_ version: String) -> String { "\(path)/\(version).datasette.json" }
+    /// The changeset from the version before, made by the night that published `version`.
+    public func changesetName(_ version: String) -> String { "\(version).changeset" }
+    public func changesetPath(_ version: String) -> String { "\(path)/\(changesetName(version))" }
     public var currentPath: String { "\(path)/\(Self.currentLink)" }
 
     /// Creates the directory (and parents) if missing; errors carry errno,
@@ -143,7 +146,7 @@ public struct SnapshotDirectory: Sendable {
     }
 
     /// The files that go with a version's `.sqlite`, pruned and abandoned with it.
-    static let sidecarSuffixes = [".manifest.json", ".rejects.jsonl", ".warnings.jsonl", ".report.html", ".datasette.json"]
+    static let sidecarSuffixes = [".manifest.json", ".rejects.jsonl", ".warnings.jsonl", ".report.html", ".datasette.json", ".changeset"]
 
     /// Every file of `version` but the snapshot itself.
     public func sidecarPaths(_ version: String) -> [String] { Self.sidecarSuffixes.map { "\(path)/\(version)\($0)" } }

@@ -44,9 +44,23 @@ public struct SnapshotPublisher {
         /// The run's HTML report for the version, before `current` switches:
         /// a run killed after the switch still leaves the version its report.
         public var reportPage: (() throws -> Data)?
+        /// The changeset from the version before, made by the night: published as `<version>.changeset`.
+        public var changeset: Changeset?
         /// Write the run's rejects (warnings) file, durably, at the path given.
         public var rejects: (String) throws -> Void
         public var warnings: (String) throws -> Void
+
+        public struct Changeset {
+            public var path: String
+            public var from: String
+            public var written: ChangesetWriter.Written
+
+            public init(path: String, from: String, written: ChangesetWriter.Written) {
+                self.path = path
+                self.from = from
+                self.written = written
+            }
+        }
 
         public init(version: String, manifest: @escaping (Manifest.SnapshotFile) -> Manifest,
                     rejects: @escaping (String) throws -> Void, warnings: @escaping (String) throws -> Void) {
@@ -63,7 +77,7 @@ public struct SnapshotPublisher {
     public func publish(stagingPath: String, _ publication: Publication) throws -> Manifest {
         let version = publication.version
         let finalPath = directory.snapshotPath(version)
-        var created: [String] = [stagingPath]
+        var created: [String] = [stagingPath] + (publication.changeset.map { [$0.path] } ?? [])
         do {
             // The file no longer changes: its fsync and digest run on the
             // other core while this one runs the integrity check, the
@@ -92,7 +106,16 @@ public struct SnapshotPublisher {
             try faultInjector?(.afterIntegrityCheck)
 
             let snapshotFile = Manifest.SnapshotFile(file: "\(version).sqlite", size: sealed.size, sha256: sealed.sha256)
-            let manifest = publication.manifest(snapshotFile)
+            var manifest = publication.manifest(snapshotFile)
+            if let changeset = publication.changeset {
+                // Synced when written; its name, like the snapshot's, is never reused.
+                let published = directory.changesetPath(version)
+                guard link(changeset.path, published) == 0 else { throw POSIXFailure(operation: "link to", path: published) }
+                created.append(published)
+                unlink(changeset.path)
+                manifest.changeset = Manifest.ChangesetFile(from: changeset.from, file: directory.changesetName(version),
+                                                            size: changeset.written.size, sha256: changeset.written.sha256)
+            }
 
             let rejectsPath = "\(directory.path)/\(directory.rejectsName(version))"
             let warningsPath = "\(directory.path)/\(directory.warningsName(version))"

@@ -3,6 +3,9 @@
 public struct OfferRow: Sendable {
     public var aptcode: String
     public var priceCents: Int64
+    /// Export time of the feed that first showed `priceCents` (SNAPSHOT.md
+    /// "Price history"); the writer's NOT NULL refuses an offer without one.
+    public var priceSince: String?
     /// nil where the feed reports no stock levels (a price list).
     public var quantity: Int64?
     public var limitPriceCents: Int64?
@@ -11,10 +14,11 @@ public struct OfferRow: Sendable {
     public var price90Cents: Int64?
     public var price100Cents: Int64?
 
-    public init(aptcode: String, priceCents: Int64, quantity: Int64?, limitPriceCents: Int64? = nil,
+    public init(aptcode: String, priceCents: Int64, priceSince: String? = nil, quantity: Int64?, limitPriceCents: Int64? = nil,
                 price50Cents: Int64? = nil, price75Cents: Int64? = nil, price90Cents: Int64? = nil, price100Cents: Int64? = nil) {
         self.aptcode = aptcode
         self.priceCents = priceCents
+        self.priceSince = priceSince
         self.quantity = quantity
         self.limitPriceCents = limitPriceCents
         self.price50Cents = price50Cents

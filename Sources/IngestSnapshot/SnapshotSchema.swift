@@ -6,7 +6,8 @@ public struct SnapshotSchema: Sendable {
     /// 2: `gs1_children` and `reimbursement_diagnoses` gained a `position` and a primary key, so that changesets carry them.
     /// 3: `items` is a rowid table and both search indexes take their text from it (`content`), so that generic clients find them.
     /// 4: `price_history`, each offer's shelf prices over the nights (SNAPSHOT.md "Price history").
-    public static let version = 4
+    /// 5: `offers.price_since`; `price_history` holds only replaced prices; the `prices_over_time` view.
+    public static let version = 5
     /// `PRAGMA application_id` of every snapshot ("INGS"): a file tells what
     /// it is (`file(1)` and readers check it), beside `user_version` = `version`.
     public static let applicationID: Int32 = 0x494E_4753
@@ -18,7 +19,7 @@ public struct SnapshotSchema: Sendable {
         self.tables = Self.core + tables + Self.searchIndexes
     }
 
-    var createSQL: String { tables.map { $0.create + ";" }.joined(separator: "\n") }
+    var createSQL: String { (tables.map(\.create) + Self.views).map { $0 + ";" }.joined(separator: "\n") }
     var indexSQL: String { tables.flatMap(\.indexes).map { $0 + ";" }.joined(separator: "\n") }
     public var analysedTables: [String] { tables.filter(\.analysed).map(\.name) }
     public var countedTables: [String] { tables.filter(\.counted).map(\.name) }
@@ -73,7 +74,7 @@ public struct SnapshotSchema: Sendable {
         SnapshotTable(name: "offers", create: """
             CREATE TABLE offers(
                 pharmacy_id TEXT NOT NULL REFERENCES pharmacies(id), aptcode TEXT NOT NULL REFERENCES items(aptcode),
-                price_cents INTEGER NOT NULL,
+                price_cents INTEGER NOT NULL, price_since TEXT NOT NULL,
                 quantity INTEGER, limit_price_cents INTEGER, price_50_cents INTEGER,
                 price_75_cents INTEGER, price_90_cents INTEGER, price_100_cents INTEGER,
                 PRIMARY KEY (pharmacy_id, aptcode)
@@ -84,6 +85,7 @@ public struct SnapshotSchema: Sendable {
                 """], analysed: false,
             about: TableAbout("Offers", "One row per item in a pharmacy's stock: the shelf price and what a patient pays at each reimbursement tier.", columns: [
                 ("pharmacy_id", "Pharmacy"), ("aptcode", "Item"), ("price_cents", "Shelf price, euro cents"),
+                ("price_since", "Export time of the feed that first showed this price"),
                 ("quantity", "Units in stock; empty where the feed reports no stock levels"),
                 ("limit_price_cents", "Reimbursement limit price, euro cents"),
                 ("price_50_cents", "Patient pays at the 50 % tier, euro cents; empty without that tier"),
@@ -98,11 +100,21 @@ public struct SnapshotSchema: Sendable {
                 PRIMARY KEY (pharmacy_id, aptcode, since)
             ) WITHOUT ROWID
             """, analysed: false,
-            about: TableAbout("Price history", "Each shelf price an offer has had, from the export that first showed it; kept for --history-days, with the price in force at the window's start.", columns: [
+            about: TableAbout("Price history", "The shelf prices an offer had before its current one, each from the export that first showed it; kept while in force within --history-days. prices_over_time adds the current ones.", columns: [
                 ("pharmacy_id", "Pharmacy"), ("aptcode", "Item"), ("since", "Export time of the feed that first showed this price"),
-                ("price_cents", "Shelf price, euro cents"),
+                ("price_cents", "Shelf price, euro cents, until the next row's since (or the offer's price_since)"),
             ], sort: "since")),
     ]
+
+    /// Views over the tables, for Datasette and SQL readers. `prices_over_time`
+    /// is every price an offer has had: the replaced ones in `price_history`
+    /// and the one in force in `offers` (SNAPSHOT.md "Price history").
+    static let views = ["""
+        CREATE VIEW prices_over_time(pharmacy_id, aptcode, since, price_cents) AS
+            SELECT pharmacy_id, aptcode, since, price_cents FROM price_history
+            UNION ALL
+            SELECT pharmacy_id, aptcode, price_since, price_cents FROM offers
+        """]
 
     /// The search indexes over `items`, both external-content FTS5 tables:
     /// they hold only the index, read their text from `items` by rowid (the

@@ -16,8 +16,6 @@ public final class SnapshotWriter {
     /// Released in `close()`: a live statement would keep the connection (and its exclusive lock) open.
     private var insertOffers: OfferBatchInsert?
     private var insertOffer: OfferBatchInsert?
-    /// The same for a first night's `price_history` rows, made when first needed.
-    private var insertHistory: (batch: OfferBatchInsert, one: OfferBatchInsert)?
     private var lastOfferKey: (pharmacy: String, aptcode: String)?
     /// Counted on the way in, so `finish()` can give the planner the offers'
     /// statistics without an ANALYZE pass over millions of rows.
@@ -56,9 +54,7 @@ public final class SnapshotWriter {
     }
 
     /// One pharmacy's offers, sorted by aptcode; pharmacies in id order.
-    /// With `historySince` (a first night: nothing to compare with), each
-    /// offer's one `price_history` row too, since that time.
-    public func writeOffers(pharmacyID: String, _ offers: [OfferRow], historySince: String? = nil) throws {
+    public func writeOffers(pharmacyID: String, _ offers: [OfferRow]) throws {
         guard let insertOffers, let insertOffer else { throw SQLiteError(.misuse, message: "the snapshot writer is closed") }
         // By index: `for offer in` would copy every row out of the array.
         var previous = lastOfferKey
@@ -75,17 +71,6 @@ public final class SnapshotWriter {
         }
         for index in batched..<offers.count {
             try insertOffer.write(pharmacyID: pharmacyID, offers[index...index])
-        }
-        if let historySince {
-            let history = try insertHistory ?? (OfferBatchInsert(database: database, rows: OfferBatchInsert.batchRows, into: .priceHistory),
-                                                OfferBatchInsert(database: database, rows: 1, into: .priceHistory))
-            insertHistory = history
-            for start in stride(from: 0, to: batched, by: history.batch.rows) {
-                try history.batch.write(pharmacyID: pharmacyID, since: historySince, offers[start..<start + history.batch.rows])
-            }
-            for index in batched..<offers.count {
-                try history.one.write(pharmacyID: pharmacyID, since: historySince, offers[index...index])
-            }
         }
         for index in offers.indices {
             offersDigest.add(TableDigest.offer(pharmacyID: pharmacyID, aptcode: offers[index].aptcode, priceCents: offers[index].priceCents))
@@ -109,8 +94,6 @@ public final class SnapshotWriter {
         rows.reset()
         let delete = try database.cachedStatement("DELETE FROM offers WHERE pharmacy_id = ?")
         try delete.run(.text(pharmacyID))
-        // History follows the offers: rows written beside them go with them.
-        if insertHistory != nil { try database.cachedStatement("DELETE FROM price_history WHERE pharmacy_id = ?").run(.text(pharmacyID)) }
         offerCount -= before
         if before > 0 { offerPharmacyCount -= 1 }
     }
@@ -212,7 +195,6 @@ public final class SnapshotWriter {
     public func close() throws(SQLiteError) {
         insertOffers = nil
         insertOffer = nil
-        insertHistory = nil
         try database.close()
     }
 }

@@ -37,6 +37,14 @@ enum NightsModel {
 
     static let items: [Item] = (1...10).map(item)
 
+    /// The item whose name the producers correct (SNAPSHOT.md, schema 5: tonight's feeds are believed).
+    static let correctedAptcode = "MM0000001"
+
+    /// An item's name as feeds write it on night `night` of a scenario whose correction comes on `correctionNight`.
+    static func name(of item: Item, night: Int, correctionNight: Int) -> String {
+        item.aptcode == correctedAptcode && night >= correctionNight ? item.name + " UUS" : item.name
+    }
+
     /// Item `index`: the first six are medicines with a package code.
     static func item(_ index: Int) -> Item {
         let code: String? = index <= 6 ? packageCode(String(200_000 + index * 7)) : nil
@@ -124,9 +132,11 @@ enum NightsModel {
         var secondListNight: Int
         /// After night 0, current is made to look as the previous schema wrote it.
         var upgradeAfterFirstNight: Bool
+        /// From this night on feeds send `correctedAptcode` under a corrected name.
+        var nameCorrectionNight: Int { 1 + Int(seed % UInt64(max(1, nights.count - 1))) }
 
         var description: String {
-            var lines = ["seed \(seed), second list from night \(secondListNight)\(upgradeAfterFirstNight ? ", upgrade after night 0" : "")"]
+            var lines = ["seed \(seed), second list from night \(secondListNight)\(upgradeAfterFirstNight ? ", upgrade after night 0" : ""), \(NightsModel.correctedAptcode) renamed from night \(nameCorrectionNight)"]
             for (number, night) in nights.enumerated() {
                 let events = NightsModel.pharmacies.map { "\($0) \(night.events[$0]!)" }.joined(separator: ", ")
                 var flags: [String] = []
@@ -276,7 +286,9 @@ enum NightsModel {
     }
 
     /// A feed in `format`: RAX in Windows-1257 (ASCII here), Noom in UTF-8.
-    static func feed(_ format: Format, id: String, name: String, exported: Int64, offers: [Offer], truncated: Bool = false) -> (name: String, bytes: Data) {
+    /// `names`: the items' names as this night's feeds write them.
+    static func feed(_ format: Format, id: String, name: String, exported: Int64, offers: [Offer], names: [String: String],
+                     truncated: Bool = false) -> (name: String, bytes: Data) {
         let byCode = Dictionary(uniqueKeysWithValues: items.map { ($0.aptcode, $0) })
         switch format {
         case .rax31, .rax32:
@@ -286,8 +298,8 @@ enum NightsModel {
                 let item = byCode[offer.aptcode]!
                 let price = "\(offer.netCents / 100),\(String(format: "%02d", offer.netCents % 100))"
                 let fields = version == "3.1"
-                    ? ["I", item.aptcode, "", item.name, item.producer, item.atc, item.substance, price, "\(offer.quantity)"]
-                    : ["I", item.aptcode, item.packageCode ?? "", "", item.name, item.producer, item.atc, item.substance, price, "\(offer.quantity)"]
+                    ? ["I", item.aptcode, "", names[item.aptcode] ?? item.name, item.producer, item.atc, item.substance, price, "\(offer.quantity)"]
+                    : ["I", item.aptcode, item.packageCode ?? "", "", names[item.aptcode] ?? item.name, item.producer, item.atc, item.substance, price, "\(offer.quantity)"]
                 lines.append(fields.joined(separator: ";"))
             }
             if !truncated { lines.append("T;\(offers.count);\(offers.reduce(0) { $0 + $1.quantity })") }
@@ -304,7 +316,7 @@ enum NightsModel {
                 let item = byCode[offer.aptcode]!
                 let package = item.packageCode.map { " packageCode=\"\($0)\"" } ?? ""
                 xml += """
-                    <item aptcode="\(item.aptcode)"\(package)><name>\(item.name)</name><producer>\(item.producer)</producer><atc>\(item.atc)</atc><substance>\(item.substance)</substance><price net="\(offer.netCents / 100).\(String(format: "%02d", offer.netCents % 100))" vatRate="9"/><stock>\(offer.quantity)</stock></item>
+                    <item aptcode="\(item.aptcode)"\(package)><name>\(names[item.aptcode] ?? item.name)</name><producer>\(item.producer)</producer><atc>\(item.atc)</atc><substance>\(item.substance)</substance><price net="\(offer.netCents / 100).\(String(format: "%02d", offer.netCents % 100))" vatRate="9"/><stock>\(offer.quantity)</stock></item>
 
                 """
             }
@@ -336,6 +348,8 @@ enum NightsModel {
         var pharmacies: [String: Pharmacy] = [:]
         /// Items by aptcode: package code (nil until some mention gives it).
         var itemPackages: [String: String?] = [:]
+        /// Items by aptcode: name.
+        var itemNames: [String: String] = [:]
         /// Price history by "pharmacy aptcode": (since, shelf price), oldest first.
         var history: [String: [[Int64]]] = [:]
     }
@@ -343,6 +357,8 @@ enum NightsModel {
     /// What a pharmacy's file tonight is, seen by the rules.
     struct Sent {
         var format: Format
+        /// The night the file was written (its items' names are that night's).
+        var night: Int
         var exported: Int64
         var offers: [Offer]
         var file: (name: String, bytes: Data)

@@ -101,6 +101,9 @@ import Testing
             for list in lists { try Data(reimbursementXML(list).utf8).write(to: URL(fileURLWithPath: "\(feeds)/reimbursement_\(list.validFrom).xml")) }
             var sent: [String: NightsModel.Sent] = [:]
             var files: [String: (event: NightsModel.Event, sent: NightsModel.Sent)] = [:]
+            let itemNames = Dictionary(uniqueKeysWithValues: NightsModel.items.map {
+                ($0.aptcode, NightsModel.name(of: $0, night: number, correctionNight: scenario.nameCorrectionNight))
+            })
             for id in NightsModel.pharmacies {
                 let name = feedName(id)
                 let event = night.events[id]!
@@ -109,16 +112,17 @@ import Testing
                 case .send(let format):
                     let offers = NightsModel.stock(id, night: number, seed: scenario.seed)
                     let exported = NightsModel.exportEpoch(night: number)
-                    file = NightsModel.Sent(format: format, exported: exported, offers: offers,
-                                            file: NightsModel.feed(format, id: id, name: name, exported: exported, offers: offers))
+                    file = NightsModel.Sent(format: format, night: number, exported: exported, offers: offers,
+                                            file: NightsModel.feed(format, id: id, name: name, exported: exported, offers: offers, names: itemNames))
                     sent[id] = file
                 case .missing: break
                 case .replay: file = sentBefore[id]
                 case .future, .truncated:
                     let offers = NightsModel.stock(id, night: number, seed: scenario.seed)
                     let exported = event == .future ? run + 2 * 86_400 : NightsModel.exportEpoch(night: number)
-                    file = NightsModel.Sent(format: .rax32, exported: exported, offers: offers,
-                                            file: NightsModel.feed(.rax32, id: id, name: name, exported: exported, offers: offers, truncated: event == .truncated))
+                    file = NightsModel.Sent(format: .rax32, night: number, exported: exported, offers: offers,
+                                            file: NightsModel.feed(.rax32, id: id, name: name, exported: exported, offers: offers, names: itemNames,
+                                                                   truncated: event == .truncated))
                 case .copyOf: break
                 }
                 if let file {
@@ -129,8 +133,9 @@ import Testing
             for id in NightsModel.pharmacies {
                 guard case .copyOf(let original) = night.events[id]!, let source = sent[original] else { continue }
                 let exported = source.exported + 60
-                let copy = NightsModel.Sent(format: source.format, exported: exported, offers: source.offers,
-                                            file: NightsModel.feed(source.format, id: id, name: feedName(id), exported: exported, offers: source.offers))
+                let copy = NightsModel.Sent(format: source.format, night: number, exported: exported, offers: source.offers,
+                                            file: NightsModel.feed(source.format, id: id, name: feedName(id), exported: exported, offers: source.offers,
+                                                                   names: itemNames))
                 files[id] = (night.events[id]!, copy)
                 try copy.file.bytes.write(to: URL(fileURLWithPath: "\(feeds)/\(copy.file.name)"))
             }
@@ -164,7 +169,7 @@ import Testing
             func attempt(hours: Int, label: String) throws {
                 let time = run + Int64(hours) * 3600
                 let listIndex = lists.lastIndex { $0.validFrom <= NightsModel.localDate(time) }!
-                let expected = oracle(previous: current?.state, files: files, run: time, renames: renames,
+                let expected = oracle(previous: current?.state, files: files, run: time, renames: renames, correctionNight: scenario.nameCorrectionNight,
                                       previousHasHistory: !(current?.oldSchema ?? false))
                 let nothingNew = current.map { !$0.oldSchema && $0.state == expected && $0.listIndex == listIndex && $0.registry == renames } ?? false
                 let report: RunReport
@@ -183,6 +188,7 @@ import Testing
                 } else if let version = report.publishedVersion {
                     published.append(version)
                     found += compare(directory.snapshotPath(version), expected, list: lists[listIndex], label: label)
+                    found += changesetProblems(version, after: current?.version, upgraded: current?.oldSchema ?? false, in: directory, label: label)
                     current = (version, expected, listIndex, renames, false)
                     states[version] = (expected, listIndex, renames, false)
                 } else {
@@ -209,9 +215,10 @@ import Testing
 
     /// What tonight's snapshot must hold, from yesterday's and tonight's files (SNAPSHOT.md, FEEDS.md).
     static func oracle(previous: NightsModel.State?, files: [String: (event: NightsModel.Event, sent: NightsModel.Sent)],
-                       run: Int64, renames: Int, previousHasHistory: Bool = true) -> NightsModel.State {
+                       run: Int64, renames: Int, correctionNight: Int, previousHasHistory: Bool = true) -> NightsModel.State {
         var state = NightsModel.State()
         var mentions: [String: String] = [:] // aptcode → package code, from tonight's loaded feeds
+        var named: [String: String] = [:] // aptcode → name, from tonight's first loaded feed to mention it
         for id in NightsModel.pharmacies {
             let old = previous?.pharmacies[id]
             var loaded: NightsModel.Sent?
@@ -229,6 +236,10 @@ import Testing
                 let offers = Dictionary(uniqueKeysWithValues: loaded.offers.map { ($0.aptcode, (cents: $0.shelfCents(loaded.format), quantity: $0.quantity)) })
                 let (name, region) = registryEntry(id, renames: renames) ?? (NightsModel.unregisteredName, "UNKNOWN")
                 state.pharmacies[id] = NightsModel.Pharmacy(name: name, region: region, lastRefresh: loaded.exported, loadedAt: run, stale: false, offers: offers)
+                for offer in loaded.offers where named[offer.aptcode] == nil {
+                    let item = NightsModel.items.first { $0.aptcode == offer.aptcode }!
+                    named[offer.aptcode] = NightsModel.name(of: item, night: loaded.night, correctionNight: correctionNight)
+                }
                 if loaded.format != .rax31 {
                     for offer in loaded.offers {
                         if let code = NightsModel.items.first(where: { $0.aptcode == offer.aptcode })?.packageCode { mentions[offer.aptcode] = code }
@@ -255,10 +266,11 @@ import Testing
             }
         }
         for aptcode in Set(state.pharmacies.values.flatMap(\.offers.keys)) {
-            // Yesterday's row first, tonight's mentions fill its gaps.
+            // Schema 5: tonight's mentions first, yesterday's row fills what they leave empty.
             let known: String? = previous?.itemPackages[aptcode].flatMap { $0 }
-            let package: String? = known ?? mentions[aptcode]
+            let package: String? = mentions[aptcode] ?? known
             state.itemPackages.updateValue(package, forKey: aptcode)
+            state.itemNames[aptcode] = named[aptcode] ?? previous?.itemNames[aptcode] ?? NightsModel.items.first { $0.aptcode == aptcode }!.name
         }
         return state
     }
@@ -290,7 +302,7 @@ import Testing
             found.append("\(label) offers: \(offers.count) expected, \(gotOffers.count) got; expected but not there: \(Array(missing)); there but not expected: \(Array(extra))")
         }
         let items = expected.itemPackages.keys.sorted().map { aptcode -> [String?] in
-            [aptcode, expected.itemPackages[aptcode]!, NightsModel.items.first { $0.aptcode == aptcode }!.name]
+            [aptcode, expected.itemPackages[aptcode]!, expected.itemNames[aptcode]]
         }
         let history = expected.history.keys.sorted().flatMap { key in
             expected.history[key]!.map { row -> [String?] in
@@ -298,15 +310,66 @@ import Testing
                 return [parts[0], parts[1], NightsModel.iso(row[0]), "\(row[1])"]
             }
         }
-        let gotHistory = query.rows("SELECT pharmacy_id, aptcode, since, price_cents FROM price_history ORDER BY pharmacy_id, aptcode, since")
-        if gotHistory != history {
-            let missing = history.filter { !gotHistory.contains($0) }.prefix(3)
-            let extra = gotHistory.filter { !history.contains($0) }.prefix(3)
-            found.append("\(label) price_history: \(history.count) expected, \(gotHistory.count) got; expected but not there: \(Array(missing)); there but not expected: \(Array(extra))")
+        // Schema 5: every price an offer has had is in `prices_over_time`; the one in force is
+        // the offer's (`price_since`), only the replaced ones are rows of `price_history`.
+        let replaced = expected.history.keys.sorted().flatMap { key in
+            expected.history[key]!.dropLast().map { row -> [String?] in
+                let parts = key.split(separator: " ").map(String.init)
+                return [parts[0], parts[1], NightsModel.iso(row[0]), "\(row[1])"]
+            }
+        }
+        let inForce = expected.history.keys.sorted().compactMap { key -> [String?]? in
+            guard let row = expected.history[key]!.last else { return nil }
+            let parts = key.split(separator: " ").map(String.init)
+            return [parts[0], parts[1], NightsModel.iso(row[0]), "\(row[1])"]
+        }
+        for (table, rows, sql) in [
+            ("prices_over_time", history, "SELECT pharmacy_id, aptcode, since, price_cents FROM prices_over_time ORDER BY pharmacy_id, aptcode, since"),
+            ("price_history", replaced, "SELECT pharmacy_id, aptcode, since, price_cents FROM price_history ORDER BY pharmacy_id, aptcode, since"),
+            ("offers.price_since", inForce, "SELECT pharmacy_id, aptcode, price_since, price_cents FROM offers ORDER BY pharmacy_id, aptcode"),
+        ] {
+            let got = query.rows(sql)
+            guard got != rows else { continue }
+            let missing = rows.filter { !got.contains($0) }.prefix(3)
+            let extra = got.filter { !rows.contains($0) }.prefix(3)
+            found.append("\(label) \(table): \(rows.count) expected, \(got.count) got; expected but not there: \(Array(missing)); there but not expected: \(Array(extra))")
         }
         let gotItems = query.rows("SELECT aptcode, package_code, name FROM items ORDER BY aptcode")
         if gotItems != items { found.append("\(label) items: expected \(items), got \(gotItems)") }
         return found
+    }
+
+    /// The night's changeset (SNAPSHOT.md, schema 5: made by the night):
+    /// there whenever `current` had this schema, from `current`, matching its
+    /// manifest, and turning a copy of `current` into the new version
+    /// exactly, every table and `meta` alike; and the nightly changesets
+    /// combined turn every kept version that a chain of them joins to the
+    /// new one into it exactly too.
+    static func changesetProblems(_ version: String, after previous: String?, upgraded: Bool, in directory: SnapshotDirectory, label: String) -> [String] {
+        guard let previous else { return [] }
+        do {
+            let manifest = try directory.readManifest(version)
+            guard let nightly = manifest.changeset else {
+                return upgraded ? [] : ["\(label): no changeset from \(previous) beside \(version)"]
+            }
+            if upgraded { return ["\(label): a changeset across a schema upgrade"] }
+            if nightly.from != previous { return ["\(label): the changeset is from \(nightly.from), current was \(previous)"] }
+            var found: [String] = []
+            for from in directory.versions() where from != version {
+                guard let data = try ChangesetChain.changeset(from: from, to: version, in: directory) else { continue }
+                let copy = directory.path + "/.model-copy.sqlite"
+                unlink(copy)
+                defer { unlink(copy) }
+                try FileManager.default.copyItem(atPath: directory.snapshotPath(from), toPath: copy)
+                try SnapshotChangeset.apply(data, to: copy)
+                if let difference = try SnapshotContent.difference(old: copy, new: directory.snapshotPath(version), ignoring: []) {
+                    found.append("\(label): the changeset from \(from) applied to it differs from \(version): \(difference)")
+                }
+            }
+            return found
+        } catch {
+            return ["\(label): the changeset cannot be checked: \(error)"]
+        }
     }
 
     // MARK: Reference files of the model

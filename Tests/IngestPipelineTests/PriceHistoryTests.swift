@@ -5,9 +5,10 @@ import IngestTestSupport
 import Testing
 @testable import IngestPipeline
 
-/// SNAPSHOT.md "Price history": a row per shelf price an offer has had,
-/// carried night to night, the window's old rows dropped but the price in
-/// force at its start. (The model test holds the table on every night of
+/// SNAPSHOT.md "Price history" (schema 5): the price in force is the
+/// offer's (`price_since`), `price_history` a row per replaced price,
+/// carried night to night, the rows whose price went out of force before
+/// the window dropped; `prices_over_time` is both. (The model test holds the table on every night of
 /// its scenarios; retention needs more days than they span.)
 @Suite struct PriceHistoryTests {
     @Test func rowsOlderThanTheWindowGoButThePriceInForceAtItsStartStays() throws {
@@ -30,6 +31,14 @@ import Testing
         let query = try SnapshotQuery("\(snapshots)/current")
         // The window starts 2025-11-23 06:00: 21 November's 2.00 was in force then and stays; 20 November's 1.00 goes.
         #expect(query.rows("SELECT aptcode, since, price_cents FROM price_history ORDER BY aptcode, since") == [
+            ["MM1", "2025-11-21T23:05:00+02:00", "200"],
+            ["MM1", "2025-11-23T23:05:00+02:00", "300"],
+        ].map { $0.map(Optional.some) })
+        #expect(query.rows("SELECT aptcode, price_since, price_cents FROM offers ORDER BY aptcode") == [
+            ["MM1", "2025-11-24T23:05:00+02:00", "400"],
+            ["MM2", "2025-11-20T23:05:00+02:00", "500"],
+        ].map { $0.map(Optional.some) })
+        #expect(query.rows("SELECT aptcode, since, price_cents FROM prices_over_time ORDER BY aptcode, since") == [
             ["MM1", "2025-11-21T23:05:00+02:00", "200"],
             ["MM1", "2025-11-23T23:05:00+02:00", "300"],
             ["MM1", "2025-11-24T23:05:00+02:00", "400"],

@@ -16,7 +16,7 @@ import Testing
         let byPharmacy = Dictionary(grouping: offers, by: \.pharmacy)
         for pharmacy in byPharmacy.keys.sorted(by: precedesInByteOrder) {
             let rows = byPharmacy[pharmacy]!.sorted { precedesInByteOrder($0.aptcode, $1.aptcode) }
-            try writer.writeOffers(pharmacyID: pharmacy, rows.map { OfferRow(aptcode: $0.aptcode, priceCents: $0.cents, quantity: 1, limitPriceCents: $0.limit) })
+            try writer.writeOffers(pharmacyID: pharmacy, rows.map { OfferRow(aptcode: $0.aptcode, priceCents: $0.cents, priceSince: "2026-01-01T00:00:00+02:00", quantity: 1, limitPriceCents: $0.limit) })
         }
         try writer.writeMeta(["schema_version": "1"])
         try writer.finish()

@@ -12,10 +12,10 @@ import Testing
         let path = "\(temporary.path)/staging.sqlite"
         let writer = try SnapshotWriter(path: path)
         for pharmacy in ["1", "2", "3"] {
-            try writer.writeOffers(pharmacyID: pharmacy, (0..<200).map { OfferRow(aptcode: String(format: "A%04d", $0), priceCents: Int64($0 + 1), quantity: 1) })
+            try writer.writeOffers(pharmacyID: pharmacy, (0..<200).map { OfferRow(aptcode: String(format: "A%04d", $0), priceCents: Int64($0 + 1), priceSince: "2026-01-01T00:00:00+02:00", quantity: 1) })
         }
         try writer.deleteOffers(pharmacyID: "2") // a row taken out again leaves the digest right
-        try writer.insertOffers(pharmacyID: "2", [OfferRow(aptcode: "B", priceCents: 7, quantity: nil)])
+        try writer.insertOffers(pharmacyID: "2", [OfferRow(aptcode: "B", priceCents: 7, priceSince: "2026-01-01T00:00:00+02:00", quantity: nil)])
         try writer.writeItems((0..<200).map {
             ItemRow(aptcode: String(format: "A%04d", $0), packageCode: nil, gtin: "0474\($0)", name: "TOODE \($0)", producer: "TOOTJA",
                     atc: "N02BE01", activeSubstance: "paracetamol")

@@ -16,7 +16,7 @@ import Testing
         let temporary = TemporaryDirectory()
         let path = "\(temporary.path)/s.sqlite"
         let writer = try SnapshotWriter(path: path)
-        try writer.writeOffers(pharmacyID: "1", [OfferRow(aptcode: "A", priceCents: 100, quantity: 1)])
+        try writer.writeOffers(pharmacyID: "1", [OfferRow(aptcode: "A", priceCents: 100, priceSince: "2026-01-01T00:00:00+02:00", quantity: 1)])
         try writer.writeItems([ItemRow(aptcode: "A", packageCode: nil, gtin: nil, name: "A", producer: nil, atc: nil, activeSubstance: nil)])
         try writer.finish()
         try writer.close()

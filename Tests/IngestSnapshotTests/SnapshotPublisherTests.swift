@@ -11,7 +11,7 @@ import Testing
     private func stage(in directory: SnapshotDirectory, price: Int64 = 100) throws -> String {
         let path = try directory.makeStagingFile()
         let writer = try SnapshotWriter(path: path)
-        try writer.writeOffers(pharmacyID: "1", [OfferRow(aptcode: "A", priceCents: price, quantity: 1)])
+        try writer.writeOffers(pharmacyID: "1", [OfferRow(aptcode: "A", priceCents: price, priceSince: "2026-01-01T00:00:00+02:00", quantity: 1)])
         try writer.writeMeta(["schema_version": "1"])
         try writer.finish()
         try writer.close()

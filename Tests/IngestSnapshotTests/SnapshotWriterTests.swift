@@ -22,13 +22,13 @@ import Testing
     @Test func offersOutOfKeyOrderAreRefused() throws {
         let temporary = TemporaryDirectory()
         let writer = try SnapshotWriter(path: "\(temporary.path)/s.sqlite")
-        try writer.writeOffers(pharmacyID: "5060", [OfferRow(aptcode: "B", priceCents: 1, quantity: 1)])
+        try writer.writeOffers(pharmacyID: "5060", [OfferRow(aptcode: "B", priceCents: 1, priceSince: "2026-01-01T00:00:00+02:00", quantity: 1)])
         #expect(throws: SnapshotWriter.OutOfOrder.self) {
-            try writer.writeOffers(pharmacyID: "5060", [OfferRow(aptcode: "A", priceCents: 1, quantity: 1)])
+            try writer.writeOffers(pharmacyID: "5060", [OfferRow(aptcode: "A", priceCents: 1, priceSince: "2026-01-01T00:00:00+02:00", quantity: 1)])
         }
         // Byte order: "31937" sorts before "5060".
         #expect(throws: SnapshotWriter.OutOfOrder.self) {
-            try writer.writeOffers(pharmacyID: "31937", [OfferRow(aptcode: "Z", priceCents: 1, quantity: 1)])
+            try writer.writeOffers(pharmacyID: "31937", [OfferRow(aptcode: "Z", priceCents: 1, priceSince: "2026-01-01T00:00:00+02:00", quantity: 1)])
         }
         try writer.close()
     }
@@ -58,9 +58,9 @@ import Testing
     @Test func offerStatisticsComeFromTheWritersCounts() throws {
         let query = try withWriter { writer in
             for pharmacy in ["1", "2", "3"] {
-                try writer.writeOffers(pharmacyID: pharmacy, ["A", "B"].map { OfferRow(aptcode: $0, priceCents: 100, quantity: 1) })
+                try writer.writeOffers(pharmacyID: pharmacy, ["A", "B"].map { OfferRow(aptcode: $0, priceCents: 100, priceSince: "2026-01-01T00:00:00+02:00", quantity: 1) })
             }
-            try writer.writeOffers(pharmacyID: "4", [OfferRow(aptcode: "A", priceCents: 100, quantity: 1)])
+            try writer.writeOffers(pharmacyID: "4", [OfferRow(aptcode: "A", priceCents: 100, priceSince: "2026-01-01T00:00:00+02:00", quantity: 1)])
             try writer.writeItems(["A", "B"].map {
                 ItemRow(aptcode: $0, packageCode: nil, gtin: nil, name: $0, producer: nil, atc: nil, activeSubstance: nil)
             })
@@ -80,10 +80,10 @@ import Testing
     @Test func offersWithAndWithoutTiersReadBackExactly() throws {
         let query = try withWriter { writer in
             try writer.writeOffers(pharmacyID: "1", [
-                OfferRow(aptcode: "A", priceCents: 100, quantity: 2),
-                OfferRow(aptcode: "B", priceCents: 250, quantity: 0, limitPriceCents: 200, price50Cents: 175,
+                OfferRow(aptcode: "A", priceCents: 100, priceSince: "2026-01-01T00:00:00+02:00", quantity: 2),
+                OfferRow(aptcode: "B", priceCents: 250, priceSince: "2026-01-01T00:00:00+02:00", quantity: 0, limitPriceCents: 200, price50Cents: 175,
                          price75Cents: 113, price90Cents: 75, price100Cents: 50),
-                OfferRow(aptcode: "C", priceCents: 99, quantity: 7),
+                OfferRow(aptcode: "C", priceCents: 99, priceSince: "2026-01-01T00:00:00+02:00", quantity: 7),
             ])
         }
         let rows = query.rows("SELECT aptcode, price_cents, quantity, limit_price_cents, price_50_cents, price_75_cents, price_90_cents, price_100_cents FROM offers ORDER BY aptcode")
@@ -103,9 +103,9 @@ import Testing
             (0..<count).map { index in
                 let aptcode = "A" + String(format: "%05d", index) + String(repeating: "x", count: index % 40)
                 return index % 3 == 0
-                    ? OfferRow(aptcode: aptcode, priceCents: Int64(index), quantity: Int64(index % 7), limitPriceCents: Int64(index + 1),
+                    ? OfferRow(aptcode: aptcode, priceCents: Int64(index), priceSince: "2026-01-01T00:00:00+02:00", quantity: Int64(index % 7), limitPriceCents: Int64(index + 1),
                                price50Cents: Int64(index + 2), price75Cents: nil, price90Cents: Int64(index + 4), price100Cents: Int64(index + 5))
-                    : OfferRow(aptcode: aptcode, priceCents: Int64(index), quantity: Int64(index % 7))
+                    : OfferRow(aptcode: aptcode, priceCents: Int64(index), priceSince: "2026-01-01T00:00:00+02:00", quantity: Int64(index % 7))
             }
         }
         let first = rows(count: batch * 2 + 5)

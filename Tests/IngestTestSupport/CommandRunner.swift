@@ -45,6 +45,14 @@ public enum CommandRunner {
         return try captured(process)
     }
 
+    /// Any program on the PATH (`/usr/bin/env NAME …`), run to its end.
+    public static func program(_ name: String, _ arguments: [String]) throws -> CommandResult {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [name] + arguments
+        return try captured(process)
+    }
+
     private static func captured(_ process: Process) throws -> CommandResult {
         let out = Pipe()
         let err = Pipe()
