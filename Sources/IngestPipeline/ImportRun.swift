@@ -197,7 +197,13 @@ public final class ImportRun {
             throw ImportError.configuration("--currency \(options.currency), but current \(previous.version) holds prices in \(held); a snapshot never mixes currencies. Run with --currency \(held), or with --first-night to start a history in \(options.currency)")
         }
         let reference = try ReferenceData.load(files, kinds: references, runDate: runDate, previous: previous,
-                                               maxRejectRatePercent: options.gates.maxRejectRatePercent, report: &report)
+                                               maxRejectRatePercent: options.gates.maxRejectRatePercent, currency: options.currency,
+                                               report: &report)
+        if reference.reimbursement.isEmpty, references.contains(where: { $0 == ReimbursementSet.self }) {
+            // Once for the night, not once per offer (SNAPSHOT.md "Money in other currencies").
+            try report.warnings.append(Warning(file: "", line: 0, key: FeedKind.reimbursementList.rawValue, code: .noReimbursementList,
+                                               message: "no reimbursement list in force in \(options.currency) (none tonight, none to keep from current): every tier price is empty"))
+        }
         clock.lap("reference data")
         let splitter = ChainFileSplitter(spillPrefix: stagingPath + ".part-", threads: options.parseThreads, timeout: options.feedTimeout)
         defer { splitter.removeSpills() }

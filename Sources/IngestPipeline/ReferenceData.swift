@@ -24,17 +24,18 @@ struct ReferenceData {
     /// (`maxRejectRatePercent`), or that rejects every row, is rejected whole
     /// (FEEDS.md §12.1): it never replaces the one in force.
     static func load(_ files: FeedClassification, kinds: [any ReferenceSet.Type], runDate: String, previous: PreviousSnapshot?,
-                     maxRejectRatePercent: Int, report: inout RunReport) throws -> ReferenceData {
+                     maxRejectRatePercent: Int, currency: String = "EUR", report: inout RunReport) throws -> ReferenceData {
         var data = ReferenceData()
         for kind in kinds {
             try data.load(kind, files: files.references[kind.kind] ?? [], claimants: files.referenceAdapters, runDate: runDate,
-                          previous: previous, maxRejectRatePercent: maxRejectRatePercent, report: &report)
+                          previous: previous, maxRejectRatePercent: maxRejectRatePercent, currency: currency, report: &report)
         }
         return data
     }
 
     private mutating func load<Set: ReferenceSet>(_ type: Set.Type, files: [FeedFile], claimants: [String: any FeedAdapter], runDate: String,
-                                                  previous: PreviousSnapshot?, maxRejectRatePercent: Int, report: inout RunReport) throws {
+                                                  previous: PreviousSnapshot?, maxRejectRatePercent: Int, currency: String,
+                                                  report: inout RunReport) throws {
         var set = Set()
         let parsed = files.map { file in
             var output = FeedOutput<Set.Adapter.Record>(file: file.name)
@@ -46,6 +47,7 @@ struct ReferenceData {
             }
             let header = Set.adapter.parse(file, into: &output)
             output.failIfTooManyRejects(limit: maxRejectRatePercent)
+            if output.failure == nil, let problem = Set.problem(file, header: header, snapshotCurrency: currency) { output.failure = problem }
             return (file: file, output: output, adapter: Set.adapter.name, validFrom: Set.validFrom(file, header: header))
         }
         switch Set.selection {
@@ -197,6 +199,8 @@ struct ItemEnrichment {
 extension WarningCode {
     /// A reference kind with no file tonight whose table `current` (an older schema) lacks.
     public static let tableNotInCurrent = WarningCode(rawValue: "table_not_in_current")
+    /// No reimbursement list in the snapshot's currency is in force: every tier price is empty (said once a night).
+    public static let noReimbursementList = WarningCode(rawValue: "no_reimbursement_list")
     /// The stock feed and the medicine register name different ATC codes for an item.
     public static let atcConflict = WarningCode(rawValue: "atc_conflict")
 }

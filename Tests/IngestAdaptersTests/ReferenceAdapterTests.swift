@@ -19,7 +19,7 @@ private func sample(_ name: String) throws -> FeedFile {
         #expect(adapter.recognises(file))
         var output = FeedOutput<ReimbursementEntry>(file: file.name)
         let validFrom = adapter.parse(file, into: &output)
-        #expect(validFrom == "2011-05-01")
+        #expect(validFrom == ReimbursementListAdapter.Header(validFrom: "2011-05-01", currency: "EUR"))
         #expect(output.failure == nil)
         // 3 packages + 2 legend entries + 12 diagnosis items.
         #expect(output.read == 17 && output.accepted == 17 && output.rejected == 0)

@@ -37,7 +37,7 @@ import Testing
         #expect(cut.status == 0)
         let lines = cut.stdout.split(separator: "\n", omittingEmptySubsequences: false)
         #expect(lines.count == 3 && lines.last == "", "\(cut.stdout)")
-        #expect(lines.first?.hasPrefix("PUBLISHED ") == true && lines.first?.contains(": 1 pharmacy (1 fresh, 0 stale), 4 offers, 4 rejects, 1 warning in ") == true)
+        #expect(lines.first?.hasPrefix("PUBLISHED ") == true && lines.first?.contains(": 1 pharmacy (1 fresh, 0 stale), 4 offers, 4 rejects, 2 warnings in ") == true)
         #expect(lines.dropFirst().first == "  rejected: rax_3002.txt (pharmacy 3002): trailer_mismatch at line 5: trailer (T record) missing: the file is truncated")
         #expect(cut.stderr == "")
     }

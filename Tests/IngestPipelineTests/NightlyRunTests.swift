@@ -245,14 +245,14 @@ import Testing
         nights.rax("rax_b.txt", pharmacy: "200", exported: "20261122T2305", prices: Array(repeating: "1,00", count: 24) + ["x"])
         let first = try nights.run(asOf: "2026-11-23T06:00:00")
         let version = try #require(first.publishedVersion)
-        #expect(first.warnings.counts == [.unknownPharmacy: 2]) // no registry in this folder
+        #expect(first.warnings.counts == [.unknownPharmacy: 2, .noReimbursementList: 1]) // no registry, no list in this folder
         #expect(ReportFormatter().format(first, elapsed: 1.26).split(separator: "\n").prefix(2)
-                == ["ingest run", "PUBLISHED \(version): 2 pharmacies (2 fresh, 0 stale), 26 offers, 1 reject, 2 warnings in 1.3 s"])
+                == ["ingest run", "PUBLISHED \(version): 2 pharmacies (2 fresh, 0 stale), 26 offers, 1 reject, 3 warnings in 1.3 s"])
         // The next night pharmacy 200 sends nothing: it is carried over, stale.
         try FileManager.default.removeItem(atPath: "\(nights.feeds)/rax_b.txt")
         nights.rax("rax_a.txt", pharmacy: "100", exported: "20261123T2300")
         let dry = try nights.run(asOf: "2026-11-24T06:00:00", dryRun: true)
-        #expect(ReportFormatter().verdict(dry) == "DRY RUN, would publish: 2 pharmacies (1 fresh, 1 stale), 26 offers, 0 rejects, 1 warning")
+        #expect(ReportFormatter().verdict(dry) == "DRY RUN, would publish: 2 pharmacies (1 fresh, 1 stale), 26 offers, 0 rejects, 2 warnings")
     }
 
     /// The report lists the feeds that need a look; --verbose lists them all.

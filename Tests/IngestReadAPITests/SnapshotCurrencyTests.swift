@@ -48,6 +48,13 @@ import Testing
             "uk_FA123_2024-05-19.csv loaded ",
             "zales24_export_2013-06-01.csv rejected wrong_currency",
         ])
+        // The Estonian list's amounts are euro: rejected whole, never converted; the night says once that no list is in force.
+        let lists = report.feeds.filter { $0.kind == "reimbursement_list" }.map { "\($0.file) \($0.outcome.rawValue) \($0.reason ?? "")" }
+        #expect(lists == ["reimbursement_2011-05-01.xml rejected wrong_currency"])
+        #expect(report.feeds.first { $0.kind == "reimbursement_list" }?.message
+                == "wrong_currency: the list's amounts are in EUR and the snapshot's in GBP: a reimbursement list is never converted; tier prices stay empty unless a list in GBP is in force")
+        #expect(report.warnings.filter { $0.code == .noReimbursementList }.map(\.message)
+                == ["no reimbursement list in force in GBP (none tonight, none to keep from current): every tier price is empty"])
         let rax = try #require(report.feeds.first { $0.file == "rax_5060_201012302305.txt" })
         #expect(rax.message == "wrong_currency: its prices are in EUR, the snapshot's currency is GBP (--currency); never converted at a market rate")
         let path = "\(snapshots)/\(version).sqlite"
@@ -69,5 +76,27 @@ import Testing
         // In pounds it goes on: nothing new, so nothing is published.
         let pounds = try CommandRunner.ingest(["--feeds", feeds, "--mappings", mappings, "--snapshots", snapshots, "--as-of", "2024-05-21", "--currency", "gbp"])
         #expect(pounds.status == 0, "\(pounds.stderr)")
+    }
+
+    /// A list that says its amounts are pounds serves a pound snapshot; in a euro night it is the one rejected.
+    @Test func aListInTheSnapshotsCurrencyIsInForce() throws {
+        let temporary = TemporaryDirectory()
+        let feeds = temporary.subdirectory("feeds")
+        _ = temporary.write("feeds/reimbursement_2024-01-01.xml", text: """
+            <reimbursementList validFrom="2024-01-01" currency="GBP"><package code="1144976"><limitPrice>1.89</limitPrice><tier rate="50"/></package></reimbursementList>
+            """)
+        var feed = RAXFeedBuilder(pharmacyID: "100", exportedAt: "20240519T2305")
+        feed.item("MM1", price: "3,00")
+        temporary.write("feeds/rax_100.txt", bytes: feed.bytes)
+        for (currency, outcome, warned) in [("GBP", "loaded ", false), ("EUR", "rejected wrong_currency", true)] {
+            var options = ImportOptions(feedsDirectory: feeds, snapshotsDirectory: "\(temporary.path)/\(currency)",
+                                        mappingsDirectory: RepositoryFiles.mappingsDirectory, parseThreads: 2,
+                                        asOf: Date(timeIntervalSince1970: 1_716_174_000))
+            options.currency = currency
+            options.dryRun = true
+            let report = try ImportRun(options: options).run()
+            #expect(report.feeds.filter { $0.kind == "reimbursement_list" }.map { "\($0.outcome.rawValue) \($0.reason ?? "")" } == [outcome], "\(currency)")
+            #expect(report.warnings.contains { $0.code == .noReimbursementList } == warned, "\(currency)")
+        }
     }
 }

@@ -16,9 +16,17 @@ public struct ReimbursementListAdapter: FeedAdapter {
         XMLSniffer.rootIs("reimbursementList", namespace: nil, in: file.sampleWithoutBOM)
     }
 
-    /// The list; its header is the date it is valid from (nil when the
-    /// attribute is missing or bad, which rejects the file).
-    public func parse(_ file: FeedFile, into output: inout FeedOutput<ReimbursementEntry>) -> String? {
+    /// What the root element says of the whole list.
+    public struct Header: Sendable, Equatable {
+        /// `validFrom`; nil when missing or bad, which rejects the file.
+        public var validFrom: String?
+        /// ISO 4217 code of its amounts: the root's `currency` attribute,
+        /// else EUR, the Estonian fund's (SNAPSHOT.md "Money in other currencies").
+        public var currency: String
+    }
+
+    /// The list and its header; a `currency` that is no ISO 4217 code rejects the file.
+    public func parse(_ file: FeedFile, into output: inout FeedOutput<ReimbursementEntry>) -> Header? {
         let parser = StreamingXMLParser()
         let reader = ReimbursementListReader(output: output, parser: parser)
         defer { output = reader.output }
@@ -30,13 +38,17 @@ public struct ReimbursementListAdapter: FeedAdapter {
         if reader.output.failure == nil, reader.validFrom == nil {
             reader.output.failure = FeedFailure(reason: .badHeader, message: "reimbursementList has no validFrom date (yyyy-MM-dd)", line: 1)
         }
-        return reader.validFrom
+        if reader.output.failure == nil, ISO4217.code(reader.currency) == nil {
+            reader.output.failure = FeedFailure(reason: .badHeader, message: "reimbursementList currency '\(reader.currency)' is not an ISO 4217 code", line: 1)
+        }
+        return Header(validFrom: reader.validFrom, currency: reader.currency)
     }
 }
 
 final class ReimbursementListReader: XMLStreamHandler {
     var output: FeedOutput<ReimbursementEntry>
     var validFrom: String?
+    var currency = "EUR"
     private var seen = Set<String>()
     private var legendCodes = Set<String>()
 
@@ -69,6 +81,7 @@ final class ReimbursementListReader: XMLStreamHandler {
             if let date = attributes.value("validFrom")?.trimmed, MappedDateFormat("yyyy-MM-dd")?.parse(date, in: ExportTimestamp.tallinn) != nil {
                 validFrom = date
             }
+            if let code = attributes.value("currency")?.trimmed { currency = code.uppercased() }
         case name.is("abbr"):
             legendCode = attributes.value("code")?.trimmed ?? ""
             legendLine = line

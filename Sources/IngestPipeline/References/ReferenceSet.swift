@@ -19,6 +19,9 @@ protocol ReferenceSet {
     static var tables: [SnapshotTable] { get }
     /// The date a file of a dated kind (`latestInForce`) is valid from; nil when it has none.
     static func validFrom(_ file: FeedFile, header: Adapter.Header?) -> String?
+    /// Why a whole file of the kind cannot serve a snapshot in `currency`
+    /// (a list of amounts in another one); nil when it can.
+    static func problem(_ file: FeedFile, header: Adapter.Header?, snapshotCurrency currency: String) -> FeedFailure?
 
     init()
     var isEmpty: Bool { get }
@@ -49,4 +52,6 @@ extension ReferenceSet {
     static var tables: [SnapshotTable] { [] }
     /// A kind that is not dated has no such date; a dated kind says where its date is.
     static func validFrom(_ file: FeedFile, header: Adapter.Header?) -> String? { nil }
+    /// A kind without amounts serves a snapshot in any currency.
+    static func problem(_ file: FeedFile, header: Adapter.Header?, snapshotCurrency currency: String) -> FeedFailure? { nil }
 }

@@ -35,8 +35,17 @@ struct ReimbursementSet: ReferenceSet {
                                         columns: [("code", "Abbreviation"), ("text", "What it stands for")], label: "text")),
     ]
 
-    /// Its date is the list's own `validFrom` attribute, the adapter's header.
-    static func validFrom(_ file: FeedFile, header: String?) -> String? { header }
+    /// Its date is the list's own `validFrom` attribute, in the adapter's header.
+    static func validFrom(_ file: FeedFile, header: ReimbursementListAdapter.Header?) -> String? { header?.validFrom }
+
+    /// Limit prices in another currency than the snapshot's would become its
+    /// minor units unconverted (`"priceLimit":"£48.21"` from euro cents):
+    /// such a list is rejected whole, never converted (SNAPSHOT.md "Money in other currencies").
+    static func problem(_ file: FeedFile, header: ReimbursementListAdapter.Header?, snapshotCurrency currency: String) -> FeedFailure? {
+        guard let listed = header?.currency, listed != currency else { return nil }
+        return FeedFailure(reason: .wrongCurrency,
+                           message: "the list's amounts are in \(listed) and the snapshot's in \(currency): a reimbursement list is never converted; tier prices stay empty unless a list in \(currency) is in force")
+    }
 
     struct Diagnosis {
         var packageCode: String
