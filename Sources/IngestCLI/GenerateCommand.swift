@@ -25,6 +25,9 @@ struct GeneratorOptions: ParsableArguments {
     @Option(name: .long, help: "Share of lines whose price moves by up to ±30 % against the first night, 0 to 1.")
     var priceChangeRate = 0.0
 
+    @Option(name: .long, help: "Share of lines whose stock level differs from the first night's, 0 to 1 (default: 0.3 with --days-later, as a real night's stock moves; 0 on the first night).")
+    var quantityChangeRate: Double?
+
     @Option(name: .long, help: "Wrong-data faults, comma-separated, one pharmacy each: kroons-as-euro, decimal-slip, duplicate-branch, item-count-collapse, zero-stock (the ground truth holds over the first night of the seed).")
     var wrongData = ""
 
@@ -35,6 +38,8 @@ struct GeneratorOptions: ParsableArguments {
         guard pharmacies >= 1, items >= 1 else { throw ValidationError("--pharmacies and --items must be at least 1") }
         guard (0...1).contains(badRate) else { throw ValidationError("--bad-rate is a share from 0 to 1") }
         guard (0...1).contains(priceChangeRate) else { throw ValidationError("--price-change-rate is a share from 0 to 1") }
+        guard (0...1).contains(quantityChangeRate ?? 0) else { throw ValidationError("--quantity-change-rate is a share from 0 to 1") }
+        guard daysLater > 0 || (quantityChangeRate ?? 0) == 0 else { throw ValidationError("--quantity-change-rate needs --days-later: it is against the first night") }
         guard daysLater >= 0 else { throw ValidationError("--days-later cannot be negative") }
         _ = try parsedWrongData()
         _ = try parsedFormats()
@@ -77,6 +82,7 @@ struct GeneratorOptions: ParsableArguments {
                                                 rulesSource: rulesSource)
             options.daysLater = daysLater
             options.priceChangeRate = priceChangeRate
+            options.quantityChangeRate = quantityChangeRate ?? (daysLater > 0 ? 0.3 : 0)
             options.wrongData = try parsedWrongData()
             guard let layout = RegisterLayout(rawValue: registerLayout) else {
                 throw ValidationError("--register-layout takes built-in or estonian; got '\(registerLayout)'")

@@ -27,6 +27,8 @@ public struct FeedGenerator: Sendable {
         public var daysLater = 0
         /// Share of lines whose price moves by up to ±30 % against the first night.
         public var priceChangeRate = 0.0
+        /// Share of lines whose quantity differs from the first night's.
+        public var quantityChangeRate = 0.0
         /// Wrong-data faults, each put into one pharmacy's feed; the ground
         /// truth then holds for an import over the first night of this seed.
         public var wrongData: [WrongDataFault] = []
@@ -110,6 +112,7 @@ public struct FeedGenerator: Sendable {
             all[index].firstDay = options.exportDay
             all[index].night.daysLater = options.daysLater
             all[index].night.priceChangeRate = options.priceChangeRate
+            all[index].night.quantityChangeRate = options.quantityChangeRate
         }
         for (index, fault, copies) in try wrongDataTargets(all) {
             all[index].night.wrongData = fault

@@ -69,6 +69,8 @@ public struct StockFeedWriter: Sendable {
         var daysLater = 0
         /// Share of lines whose price moves by up to ±30 % (a normal night's changes).
         var priceChangeRate = 0.0
+        /// Share of lines whose stock level changes (it does for many items every night).
+        var quantityChangeRate = 0.0
         var wrongData: WrongDataFault?
         /// For `.duplicateBranch`: the pharmacy whose lines this one copies (its export a minute later).
         var copiesIndex: Int?
@@ -140,6 +142,8 @@ public struct StockFeedWriter: Sendable {
         let source = night.copiesIndex ?? index
         var random = SeededRandom(seed: seed, stream: 1000 + UInt64(source))
         var drift = SeededRandom(seed: seed, stream: 3000 + UInt64(source) + UInt64(night.daysLater) << 32)
+        // A stream of its own, so that adding stock changes left every seed's prices as they were.
+        var sold = SeededRandom(seed: seed, stream: 4000 + UInt64(source) + UInt64(night.daysLater) << 32)
         let faults = allowedFaults
         var nextFault = source % faults.count
         var lines = catalog.items.enumerated().map { offset, item in
@@ -151,6 +155,9 @@ public struct StockFeedWriter: Sendable {
             }
             if night.priceChangeRate > 0, drift.chance(night.priceChangeRate) {
                 line.cents = max(1, line.cents * drift.int(70...130) / 100)
+            }
+            if night.quantityChangeRate > 0, sold.chance(night.quantityChangeRate) {
+                line.quantity = (line.quantity + sold.int(1...60)) % 61
             }
             switch night.wrongData {
             case .kroonsAsEuro? where !usesKroons: line.cents = Int((Double(line.cents) * 15.6466).rounded())

@@ -210,4 +210,39 @@ import Testing
         #expect(query.int("SELECT sum(item_count) FROM atc WHERE level = 1") == query.int("SELECT count(*) FROM items WHERE atc IS NOT NULL"))
         #expect(Set(report.feeds.compactMap(\.adapter)).isSuperset(of: ["rax", "noom", "mapping:generated_chain"]))
     }
+
+    /// A later night as nights are (issue 43): the share of stock levels
+    /// asked for changes, the prices asked for move, and the rest of each
+    /// line stays as the first night wrote it; the prices of a seed are the
+    /// same whatever the quantity share.
+    @Test func aLaterNightChangesTheSharesOfQuantitiesAndPricesAskedFor() throws {
+        func lines(_ world: FeedGenerator.Options) throws -> [String: (price: String, quantity: String)] {
+            let temporary = TemporaryDirectory()
+            _ = try FeedGenerator(options: world).generate(into: temporary.path)
+            var result: [String: (String, String)] = [:]
+            for name in try FileManager.default.contentsOfDirectory(atPath: "\(temporary.path)/feeds") where name.hasPrefix("rax_") {
+                let text = String(decoding: try Data(contentsOf: URL(fileURLWithPath: "\(temporary.path)/feeds/\(name)")), as: UTF8.self)
+                for line in text.split(whereSeparator: \.isNewline) where line.hasPrefix("I;") {
+                    let fields = line.split(separator: ";", omittingEmptySubsequences: false).map(String.init)
+                    result["\(name.split(separator: "_")[1]) \(fields[1])"] = (fields[fields.count - 2], fields[fields.count - 1])
+                }
+            }
+            return result
+        }
+        var world = options(pharmacies: 6, items: 400)
+        world.formats = [.rax]
+        let first = try lines(world)
+        world.daysLater = 1
+        world.priceChangeRate = 0.02
+        world.quantityChangeRate = 0.3
+        let later = try lines(world)
+        world.quantityChangeRate = 0
+        let pricesOnly = try lines(world)
+        try #require(first.count > 2000 && Set(first.keys) == Set(later.keys))
+        let quantities = Double(first.keys.filter { first[$0]!.quantity != later[$0]!.quantity }.count) / Double(first.count)
+        let prices = Double(first.keys.filter { first[$0]!.price != later[$0]!.price }.count) / Double(first.count)
+        #expect((0.27...0.33).contains(quantities), "\(quantities)")
+        #expect((0.01...0.03).contains(prices), "\(prices)")
+        #expect(first.keys.allSatisfy { pricesOnly[$0]!.quantity == first[$0]!.quantity && pricesOnly[$0]!.price == later[$0]!.price })
+    }
 }
