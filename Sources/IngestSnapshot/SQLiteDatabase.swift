@@ -29,9 +29,12 @@ public final class SQLiteDatabase {
         }
         handle = connection
         sqlite3_extended_result_codes(connection, 1)
-        // `ingest_digest(…)`, the aggregate of the check before publishing (`PublishCheck`).
-        let registered = ingest_sqlite_register_digest(connection)
-        guard registered == SQLITE_OK else { throw SQLiteError(code: registered, connection: connection, sql: nil) }
+        // `ingest_digest(…)`, the aggregate of the check before publishing (`PublishCheck`), and
+        // `ingest_changeset_values(…)`, the night's changeset merge's row encoding (`SnapshotMerge`).
+        for register in [ingest_sqlite_register_digest, ingest_sqlite_register_changeset_values] {
+            let registered = register(connection)
+            guard registered == SQLITE_OK else { throw SQLiteError(code: registered, connection: connection, sql: nil) }
+        }
     }
 
     /// A connection nobody closed is closed here, quietly: there is no one to

@@ -102,4 +102,56 @@ import Testing
         #expect(query.rows("SELECT DISTINCT price_since FROM offers") == [["2025-11-20T23:05:00+02:00"]])
         #expect(query.rows("SELECT count(*) FROM offers") == [["9"]])
     }
+
+    /// READ_API.md's upgrade bullet: the server reads this schema and the
+    /// one before. Its `current` is the older importer's last night (schema
+    /// 4) when the new importer's first night publishes under it: every
+    /// answer asked meanwhile is a 200 (no 503 while nothing of the new
+    /// schema exists yet, no 500), the new version is served once published,
+    /// and a client on the older version is told to take the whole file.
+    @Test func anUpgradeUnderARunningServerNeverTakesTheAPIDown() async throws {
+        let temporary = TemporaryDirectory()
+        for (name, extra) in [("n1", [String]()), ("n2", ["--days-later", "1", "--price-change-rate", "0.3"])] {
+            let generated = try CommandRunner.ingest(["generate", "--out", "\(temporary.path)/\(name)", "--pharmacies", "12", "--items", "300",
+                                                      "--seed", "9"] + extra)
+            #expect(generated.status == 0, "\(generated.stderr)")
+        }
+        try ServeEndToEndTests.importNight(temporary, "n1", day: "2025-11-21")
+        let directory = SnapshotDirectory(path: "\(temporary.path)/s")
+        let older = try #require(directory.currentVersion())
+        try Self.toSchemaFour(older, in: directory)
+        let server = try ServeEndToEndTests.Server(snapshots: directory.path, log: "\(temporary.path)/serve.log")
+        let base = server.base
+        let health = try await ServeEndToEndTests.get("\(base)/health")
+        #expect(health.status == 200 && health.version == older && String(decoding: health.body, as: UTF8.self).contains(#""schema":4"#))
+        let pharmacy = try #require(try SnapshotQuery(directory.snapshotPath(older)).value("SELECT pharmacy_id FROM offers ORDER BY 1 LIMIT 1"))
+        let aptcode = try #require(try SnapshotQuery(directory.snapshotPath(older)).value("SELECT aptcode FROM offers WHERE pharmacy_id = '\(pharmacy)' ORDER BY 1 LIMIT 1"))
+
+        let stop = ServeEndToEndTests.StopSignal()
+        let clients = Task {
+            var statuses: [Int: Int] = [:]
+            var versions: Set<String> = []
+            while !stop.isSet {
+                for path in ["/health", "/?q=a", "/?q=p", "/?q=h&aptcode=\(aptcode)&client_id=\(pharmacy)", "/?q=ip&aptcode=\(aptcode)"] {
+                    let answer = try await ServeEndToEndTests.get(base + path)
+                    statuses[answer.status, default: 0] += 1
+                    if let version = answer.version { versions.insert(version) }
+                }
+            }
+            return (statuses, versions)
+        }
+        try ServeEndToEndTests.importNight(temporary, "n2", day: "2025-11-22")
+        let newer = try #require(directory.currentVersion())
+        try await Polling.until("the server to serve the upgraded night") { try await ServeEndToEndTests.get("\(base)/health").version == newer }
+        stop.set()
+        let (statuses, versions) = try await clients.value
+        #expect(Set(statuses.keys) == [200], "\(statuses)")
+        #expect(versions.isSubset(of: [older, newer]))
+        let upgraded = try await ServeEndToEndTests.get("\(base)/health")
+        #expect(String(decoding: upgraded.body, as: UTF8.self).contains(#""schema":\#(SnapshotSchema.version)"#))
+        // No changeset joins the two schemas: the client on the older one takes the whole file.
+        let changes = try await ServeEndToEndTests.get("\(base)/?q=changes&since=\(older)")
+        #expect(changes.status == 410, "\(changes.status)")
+        #expect(try directory.readManifest(newer).changeset == nil)
+    }
 }
