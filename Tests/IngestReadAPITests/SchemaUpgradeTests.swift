@@ -111,11 +111,8 @@ import Testing
     /// and a client on the older version is told to take the whole file.
     @Test func anUpgradeUnderARunningServerNeverTakesTheAPIDown() async throws {
         let temporary = TemporaryDirectory()
-        for (name, extra) in [("n1", [String]()), ("n2", ["--days-later", "1", "--price-change-rate", "0.3"])] {
-            let generated = try CommandRunner.ingest(["generate", "--out", "\(temporary.path)/\(name)", "--pharmacies", "12", "--items", "300",
-                                                      "--seed", "9"] + extra)
-            #expect(generated.status == 0, "\(generated.stderr)")
-        }
+        try ServeEndToEndTests.generate(temporary, "n1")
+        try ServeEndToEndTests.generate(temporary, "n2", ["--days-later", "1", "--price-change-rate", "0.3"])
         try ServeEndToEndTests.importNight(temporary, "n1", day: "2025-11-21")
         let directory = SnapshotDirectory(path: "\(temporary.path)/s")
         let older = try #require(directory.currentVersion())

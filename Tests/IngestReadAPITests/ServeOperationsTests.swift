@@ -165,11 +165,8 @@ import Testing
     /// 12–20 s on the national snapshot; nothing of that is left to wait for.)
     @Test func clientsAskingTogetherGetTheNightsOwnChangesetReadOnce() async throws {
         let temporary = TemporaryDirectory()
-        for (name, extra) in [("n1", [String]()), ("n2", ["--days-later", "1", "--price-change-rate", "0.3"])] {
-            let generated = try CommandRunner.ingest(["generate", "--out", "\(temporary.path)/\(name)", "--pharmacies", "60", "--items", "3000",
-                                                      "--seed", "5"] + extra)
-            #expect(generated.status == 0, "\(generated.stderr)")
-        }
+        try ServeEndToEndTests.generate(temporary, "n1")
+        try ServeEndToEndTests.generate(temporary, "n2", ["--days-later", "1", "--price-change-rate", "0.3"])
         try ServeEndToEndTests.importNight(temporary, "n1", day: "2025-11-21")
         let directory = SnapshotDirectory(path: "\(temporary.path)/s")
         let first = try #require(directory.currentVersion())
