@@ -60,6 +60,9 @@ struct ImportCommand: ParsableCommand {
     @Option(name: .long, help: "Quality gate: pharmacies the registry does not know may rise by at most this many percent of current's pharmacies (5 or fewer always pass).")
     var maxUnregisteredRise = 10
 
+    @Option(name: .long, help: "Quality gate: at least this many percent of current's pharmacies must have a feed loaded tonight (fresh); 0 switches it off.")
+    var minFreshShare = 50
+
     @Option(name: .long, help: "A stock feed rejecting more than this percent of its records is rejected whole (default 5; a mapping's [limits] max_reject_rate sets its own unless this is given).")
     var maxRejectRate: Int?
 
@@ -106,7 +109,8 @@ struct ImportCommand: ParsableCommand {
         }
         guard historyDays >= 0 else { throw ValidationError("--history-days must be 0 or more") }
         if let threads, threads < 1 { throw ValidationError("--threads must be at least 1") }
-        for (name, value) in [("--max-offer-drop", maxOfferDrop), ("--max-pharmacy-drop", maxPharmacyDrop), ("--max-reject-rate", maxRejectRate ?? 5)]
+        for (name, value) in [("--max-offer-drop", maxOfferDrop), ("--max-pharmacy-drop", maxPharmacyDrop), ("--max-reject-rate", maxRejectRate ?? 5),
+                             ("--min-fresh-share", minFreshShare)]
         where !(0...100).contains(value) {
             throw ValidationError("\(name) is a percentage from 0 to 100")
         }
@@ -135,6 +139,7 @@ struct ImportCommand: ParsableCommand {
         options.gates.rejectRateFromCommandLine = maxRejectRate != nil
         options.gates.maxPharmacyRisePercent = maxPharmacyRise
         options.gates.maxUnregisteredRisePercent = maxUnregisteredRise
+        options.gates.minFreshSharePercent = minFreshShare
         options.force = force
         options.maxStaleDays = maxStaleDays
         options.feedTimeout = feedTimeout
@@ -169,7 +174,7 @@ struct ImportCommand: ParsableCommand {
             let report = try outcome.get()
             result = report
             switch report.blocked {
-            case .emptyResult?: status = .emptyResult
+            case .emptyResult?, .noStockFeed?: status = .emptyResult
             case .gates?: status = .gateFailed
             case nil: status = dryRun && detailedExitcode && !report.nothingNew ? .wouldChange : .success
             }
@@ -220,7 +225,15 @@ struct ImportCommand: ParsableCommand {
                 outputFailed("the report", path, error, result, &status)
             }
         }
-        if let events, let result { events.finished(result, status: status, started: started, finished: Date()) }
+        if let events {
+            let finished = Date()
+            if let result {
+                events.finished(result, status: status, verdict: formatter.verdict(result, elapsed: finished.timeIntervalSince(started)),
+                                started: started, finished: finished)
+            } else {
+                events.finished(status: status, verdict: "FAILED (exit \(status.rawValue)): \(status.meaning)", dryRun: dryRun, started: started, finished: finished)
+            }
+        }
         if status != .success { throw status.exitCode }
     }
 

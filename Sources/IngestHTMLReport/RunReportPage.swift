@@ -122,16 +122,18 @@ struct RunReportPage {
         hasPhases = !phaseTimings.isEmpty
         gates = (report?.gates ?? []).map { gate in
             let drop = Double(gate.dropTenths) / 10
-            let margin = Double(gate.limitPercent) - drop
+            // The fresh share is a floor: its margin is how far above the limit it stayed.
+            let margin = gate.gate == "fresh_share" ? drop - Double(gate.limitPercent) : Double(gate.limitPercent) - drop
             return GateRow(gate: gate.gate, current: gate.current, new: gate.new, drop: gate.dropPercent + " %", limit: gate.limitPercent,
                            margin: String(format: "%.1f points", margin), passed: gate.passed,
                            status: gate.passed ? "passed" : (report?.forcedGates.contains { $0.gate == gate.gate } == true ? "FORCED" : "FAILED"),
                            dropWidth: String(format: "%.1f", min(drop, 100) * 2), limitX: String(format: "%.1f", Double(gate.limitPercent) * 2))
         }
         hasGates = !gates.isEmpty
-        if report?.blocked == .emptyResult {
-            gatesNote = "No offer survived: an empty snapshot is never published."
-        } else {
+        switch report?.blocked {
+        case .emptyResult?: gatesNote = "No offer survived: an empty snapshot is never published."
+        case .noStockFeed(let why)?: gatesNote = "No stock feed was loaded (\(why)): yesterday's data is not published again as tonight's."
+        default:
             gatesNote = report.map { "Compared against \($0.baseline)." } ?? "The run stopped before the gates."
         }
         checks = (report?.checks ?? []).filter { $0.evaluated > 0 }.map { check in
@@ -188,7 +190,7 @@ struct RunReportPage {
     private static func row(_ feed: FeedResult) -> FeedRow {
         let rank: Int
         switch feed.outcome {
-        case .rejected: rank = 0
+        case .rejected, .unreadable: rank = 0
         case .unrecognised: rank = 1
         case .skipped, .quarantined: rank = 2
         case .carriedOver: rank = 3

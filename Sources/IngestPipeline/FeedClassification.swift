@@ -23,7 +23,7 @@ struct FeedClassification {
     init(_ inventory: FeedInventory, catalog: AdapterCatalog, referenceKinds: Set<FeedKind>, quarantine: Quarantine = Quarantine()) {
         for entry in inventory.entries {
             guard let file = entry.file else {
-                var skipped = FeedResult(file: entry.name, size: 0, sha256: "", kind: nil, adapter: nil, outcome: .skipped)
+                var skipped = FeedResult(file: entry.name, size: 0, sha256: "", kind: nil, adapter: nil, outcome: entry.unreadable ? .unreadable : .skipped)
                 skipped.message = entry.skipped
                 settled.append(skipped)
                 continue

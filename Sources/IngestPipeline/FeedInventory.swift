@@ -13,9 +13,27 @@ struct FeedInventory {
         var file: FeedFile?
         /// Why the file is not read, when it is not.
         var skipped: String?
+        /// Not read because the system refused it (`open` or `stat` failed), not by rule.
+        var unreadable = false
+
+        init(name: String, path: String, file: FeedFile) {
+            self.name = name
+            self.path = path
+            self.file = file
+        }
+
+        init(name: String, path: String, skipped: String, unreadable: Bool = false) {
+            self.name = name
+            self.path = path
+            self.skipped = skipped
+            self.unreadable = unreadable
+        }
     }
 
     let entries: [Entry]
+
+    /// No files: the inventory of a feeds folder that is not there.
+    init() { entries = [] }
 
     /// Files named one by one (`ingest check`), in the order given; `runTime`
     /// is the time of the run that reads them (FEEDS.md §12.1, `date = "run"`).
@@ -27,7 +45,7 @@ struct FeedInventory {
                 file.runTime = runTime
                 return Entry(name: name, path: path, file: file)
             } catch {
-                return Entry(name: name, path: path, skipped: error.message)
+                return Entry(name: name, path: path, skipped: error.message, unreadable: error.reason == .unreadable)
             }
         }
     }
@@ -51,7 +69,7 @@ struct FeedInventory {
             }
             var info = stat()
             guard bytePath.withUnsafeBufferPointer({ $0.withMemoryRebound(to: CChar.self) { lstat($0.baseAddress!, &info) } }) == 0 else {
-                entries.append(Entry(name: display, path: path, skipped: "cannot stat: \(String(cString: strerror(errno)))"))
+                entries.append(Entry(name: display, path: path, skipped: "cannot stat: \(String(cString: strerror(errno)))", unreadable: true))
                 continue
             }
             switch info.st_mode & S_IFMT {
@@ -72,7 +90,7 @@ struct FeedInventory {
                         entries.append(Entry(name: display, path: held.path, file: try FeedFile.open(path: held.path, name: display, held: held)))
                     }
                 } catch {
-                    entries.append(Entry(name: display, path: path, skipped: error.message))
+                    entries.append(Entry(name: display, path: path, skipped: error.message, unreadable: error.reason == .unreadable))
                 }
             case S_IFDIR:
                 entries.append(Entry(name: display, path: path, skipped: "directory, not searched"))

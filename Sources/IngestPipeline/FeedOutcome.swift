@@ -12,6 +12,9 @@ public enum FeedOutcome: String, Sendable, Codable, CaseIterable {
     case unrecognised
     /// Missing or rejected tonight; the previous snapshot's data is kept.
     case carriedOver = "carried_over"
+    /// Present but cannot be opened or read (permissions, I/O error): its
+    /// pharmacy is carried over, and the night says so even under `--quiet`.
+    case unreadable
     /// Set aside by the operator (`ingest quarantine`): not read; its pharmacy is carried over.
     case quarantined
 }

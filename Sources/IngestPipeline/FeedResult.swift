@@ -26,7 +26,7 @@ public struct FeedResult: Sendable {
     public var needsAttention: Bool {
         switch outcome {
         case .loaded, .superseded, .carriedOver: return rejected > 0
-        case .rejected, .skipped, .unrecognised, .quarantined: return true
+        case .rejected, .skipped, .unreadable, .unrecognised, .quarantined: return true
         }
     }
 

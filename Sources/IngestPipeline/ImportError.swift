@@ -25,12 +25,27 @@ public enum ImportError: Error, Sendable, CustomStringConvertible {
 public enum PublishBlock: Sendable, Equatable, CustomStringConvertible {
     /// No offer survived: an empty snapshot is never published, not even with --force.
     case emptyResult
+    /// No pharmacy is fresh tonight (the feeds folder empty, missing or unmounted;
+    /// every stock feed unreadable, rejected or left from an earlier night):
+    /// publishing would only carry yesterday forward and hide that the feeds
+    /// did not come, so nothing is published, even with --force. Says why.
+    case noStockFeed(String)
     /// Quality gates failed against the current snapshot (--force overrides).
     case gates([QualityGates.Failure])
+
+    /// The block as the JSON report, the JSON log and the metrics name it.
+    public var code: String {
+        switch self {
+        case .emptyResult: return "empty_result"
+        case .noStockFeed: return "no_stock_feed"
+        case .gates: return "gates"
+        }
+    }
 
     public var description: String {
         switch self {
         case .emptyResult: return "no stock feed loaded any offer; an empty snapshot is never published"
+        case .noStockFeed(let why): return "no stock feed loaded: \(why)"
         case .gates(let failures): return failures.map(\.description).joined(separator: "; ") + " (--force publishes anyway)"
         }
     }

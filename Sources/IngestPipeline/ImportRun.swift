@@ -99,7 +99,15 @@ public final class ImportRun {
         } catch let error as MappingError {
             throw ImportError.configuration(error.description)
         }
-        let inventory = try FeedInventory(directory: options.feedsDirectory, runTime: options.asOfTimestamp)
+        let inventory: FeedInventory
+        do {
+            inventory = try FeedInventory(directory: options.feedsDirectory, runTime: options.asOfTimestamp)
+        } catch ImportError.feedsDirectoryMissing {
+            // An unmounted or vanished feeds folder is a night whose feeds did not
+            // come: the run goes on to say so (exit 65, metrics), as for an empty one.
+            report.feedsFolderMissing = true
+            inventory = FeedInventory()
+        }
         let quarantine = try Quarantine.load(from: SnapshotDirectory(path: options.snapshotsDirectory))
         let files = FeedClassification(inventory, catalog: catalog, referenceKinds: Set(references.map { $0.kind }), quarantine: quarantine)
         report.feeds += files.settled
@@ -305,12 +313,23 @@ public final class ImportRun {
     /// The quality gates: an empty result never publishes; a fall against
     /// current beyond the limits publishes only with --force.
     private func judge(_ report: inout RunReport, previous: PreviousSnapshot?, unregistered: Int) {
+        let fresh = report.rowCounts["pharmacies", default: 0] - report.stalePharmacies
+        // No stock file at all blocks even a re-run whose pharmacies a run of
+        // this date loaded: the folder is empty or gone, whatever current holds.
+        let stockFiles = report.feeds.contains { $0.kind == FeedKind.stock.rawValue }
+        if fresh == 0 || !stockFiles {
+            report.blocked = .noStockFeed(noStockFeedReason(report))
+            return
+        }
         if report.rowCounts["offers", default: 0] == 0 {
             report.blocked = .emptyResult
             return
         }
         guard let previous else { return }
-        report.gates = options.gates.measure(
+        if let share = options.gates.measureFreshShare(fresh: fresh, currentPharmacies: previous.pharmacies.count) {
+            report.gates.append(share)
+        }
+        report.gates += options.gates.measure(
             newOffers: report.rowCounts["offers", default: 0], newPharmacies: report.rowCounts["pharmacies", default: 0],
             currentOffers: previous.offerCount, currentPharmacies: previous.pharmacies.count)
         report.gates += options.gates.measureRises(
@@ -324,6 +343,20 @@ public final class ImportRun {
         } else {
             report.blocked = .gates(failures)
         }
+    }
+
+    /// Why no pharmacy is fresh tonight, from the feeds folder's side: the
+    /// one line cron mail and the journal show first.
+    private func noStockFeedReason(_ report: RunReport) -> String {
+        let folder = options.feedsDirectory
+        if report.feedsFolderMissing { return "feeds folder \(folder) does not exist or is not a directory (is it mounted?)" }
+        if report.feeds.isEmpty { return "feeds folder \(folder) is empty" }
+        let outcomes = Dictionary(grouping: report.feeds, by: \.outcome)
+        let counts = FeedOutcome.allCases.compactMap { outcome in
+            outcomes[outcome].map { "\($0.count) \(outcome == .loaded ? "loaded (not stock)" : outcome.rawValue)" }
+        }
+        let files = report.feeds.count == 1 ? "1 file" : "\(report.feeds.count) files"
+        return "feeds folder \(folder) holds \(files), none a stock feed loaded tonight: \(counts.joined(separator: ", "))"
     }
 
     /// Parses stock feeds on the parse threads and writes them here, in plan

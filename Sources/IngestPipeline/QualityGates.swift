@@ -20,6 +20,11 @@ public struct QualityGates: Sendable, Equatable {
     /// Pharmacies the registry does not know may rise by at most this share
     /// of current's pharmacies.
     public var maxUnregisteredRisePercent = 10
+    /// At least this share of current's pharmacies must be fresh tonight
+    /// (a feed loaded tonight): a night where most feeds did not come
+    /// (a broken upload, half a mount) would otherwise publish yesterday's
+    /// stock as today's for most of the country. 0 switches it off.
+    public var minFreshSharePercent = 50
     /// A rise of this many pharmacies or fewer never fails a rise gate: on a
     /// small deployment, one new pharmacy is a large percentage and no fault.
     public static let riseFloor = 5
@@ -43,6 +48,8 @@ public struct QualityGates: Sendable, Equatable {
             switch gate {
             case "pharmacies_rise":
                 "gate \(gate): \(current) → \(new), a rise of \(dropPercent) % (at most \(limitPercent) % allowed, --max-pharmacy-rise)"
+            case "fresh_share":
+                "gate \(gate): \(new) of current's \(current) pharmacies sent a feed that loaded tonight, \(dropPercent) % (at least \(limitPercent) % needed, --min-fresh-share)"
             case "unregistered_pharmacies":
                 "gate \(gate): \(current) → \(new) pharmacies not in the registry, a rise of \(dropPercent) % of current's pharmacies (at most \(limitPercent) % allowed, --max-unregistered-rise)"
             default:
@@ -58,7 +65,8 @@ public struct QualityGates: Sendable, Equatable {
         public var current: Int
         public var new: Int
         /// The fall in tenths of a percent, rounded half up; 0 when the count
-        /// rose. For the rise gates (`pharmacies_rise`, `unregistered_pharmacies`), the rise.
+        /// rose. For the rise gates (`pharmacies_rise`, `unregistered_pharmacies`), the rise;
+        /// for `fresh_share`, the share itself.
         public var dropTenths: Int
         public var limitPercent: Int
         public var passed: Bool
@@ -99,6 +107,17 @@ public struct QualityGates: Sendable, Equatable {
         }
         return [measure("pharmacies_rise", currentPharmacies, newPharmacies, maxPharmacyRisePercent),
                 measure("unregistered_pharmacies", currentUnregistered, newUnregistered, maxUnregisteredRisePercent)]
+    }
+
+    /// The fresh-share gate: pharmacies fresh tonight as a share of current's
+    /// pharmacies; none without a current or with the gate off. As for the
+    /// rise gates, `riseFloor` or fewer missing never fail it: on a small
+    /// deployment two late feeds are a large share, and carry-over is for them.
+    public func measureFreshShare(fresh: Int, currentPharmacies: Int) -> Measure? {
+        guard currentPharmacies > 0, minFreshSharePercent > 0 else { return nil }
+        let tenths = Int(HalfUpRounding.divide(Int128(fresh) * 1000, by: Int128(currentPharmacies)))
+        return Measure(gate: "fresh_share", current: currentPharmacies, new: fresh, dropTenths: tenths, limitPercent: minFreshSharePercent,
+                       passed: currentPharmacies - fresh <= Self.riseFloor || fresh * 100 >= minFreshSharePercent * currentPharmacies)
     }
 
     /// The reject-rate limit for a feed whose adapter has `own` (a mapping's).

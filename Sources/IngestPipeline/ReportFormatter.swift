@@ -29,8 +29,8 @@ public struct ReportFormatter {
     /// else the verdict and those things, one line each.
     public func attention(_ report: RunReport, elapsed: TimeInterval? = nil) -> String {
         var lines: [String] = []
-        for feed in report.feeds where feed.outcome == .rejected {
-            lines.append("  rejected: \(feed.file)" + (feed.pharmacyID.map { " (pharmacy \($0))" } ?? "") + ": \(feed.message ?? feed.reason ?? "")")
+        for feed in report.feeds where feed.outcome == .rejected || feed.outcome == .unreadable {
+            lines.append("  \(feed.outcome.rawValue): \(feed.file)" + (feed.pharmacyID.map { " (pharmacy \($0))" } ?? "") + ": \(feed.message ?? feed.reason ?? "")")
         }
         for check in report.checks where !check.failed.isEmpty {
             lines.append("  check \(check.check) (limit \(check.limit)) failed for: \(check.failed.joined(separator: ", "))" + (check.forced ? ", loaded with --force" : ""))
@@ -55,6 +55,7 @@ public struct ReportFormatter {
         let code: String?
         switch report.blocked {
         case .emptyResult?: code = "no offers"
+        case .noStockFeed?: code = "no stock feed"
         case .gates?: code = "quality gates"
         case nil: code = nil
         }

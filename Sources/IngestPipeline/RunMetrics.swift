@@ -57,9 +57,10 @@ public struct RunMetrics {
             let outcomes = Dictionary(grouping: report.feeds, by: \.outcome)
             gauge("ingest_feeds", "Input files of the last run, by outcome.",
                   FeedOutcome.allCases.map { ([("outcome", $0.rawValue)], Double(outcomes[$0]?.count ?? 0)) })
-            var gates: [String: Int] = ["offers": 0, "pharmacies": 0, "pharmacies_rise": 0, "unregistered_pharmacies": 0, "empty_result": 0]
+            var gates: [String: Int] = ["offers": 0, "pharmacies": 0, "pharmacies_rise": 0, "unregistered_pharmacies": 0, "fresh_share": 0,
+                                         "empty_result": 0, "no_stock_feed": 0]
             if case .gates(let failures) = report.blocked { for failure in failures { gates[failure.gate] = 1 } }
-            if case .emptyResult = report.blocked { gates["empty_result"] = 1 }
+            if let blocked = report.blocked, blocked.code != "gates" { gates[blocked.code] = 1 }
             gauge("ingest_quality_gate_failed", "1 for each quality gate the last run failed.",
                   gates.sorted { $0.key < $1.key }.map { ([("gate", $0.key)], Double($0.value)) })
             gauge("ingest_check_failed", "Pharmacies each wrong-data check failed in the last run.",

@@ -19,6 +19,8 @@ public struct RunReport: Sendable {
     /// The run built exactly the data `current` holds (a re-run, a night of
     /// unchanged feeds): nothing is published, and that is no failure.
     public var nothingNew = false
+    /// The feeds folder was not there (unmounted, removed): read as empty.
+    public var feedsFolderMissing = false
     /// Gates that failed and were overridden with --force.
     public var forcedGates: [QualityGates.Failure] = []
     /// How the wrong-data checks went (price shift, item count drop, duplicate stock).

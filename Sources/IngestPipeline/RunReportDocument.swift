@@ -172,11 +172,7 @@ public struct RunReportDocument: Codable, Sendable {
         previousVersion = report?.previousVersion
         published = report?.publishedVersion != nil
         nothingNew = report?.nothingNew ?? false
-        switch report?.blocked {
-        case .emptyResult?: blocked = "empty_result"
-        case .gates?: blocked = "gates"
-        case nil: blocked = nil
-        }
+        blocked = report?.blocked?.code
         if case .gates(let failures)? = report?.blocked { failedGates = failures.map(Gate.init) } else { failedGates = [] }
         forcedGates = report?.forcedGates.map(Gate.init) ?? []
         feeds = report?.feeds.map { Feed($0.manifestInput) } ?? []

@@ -32,7 +32,7 @@ struct ReadAPIServer {
     static let versionHeader = AnswerEncoding.versionHeader
     static let digestHeader = HTTPField.Name("Repr-Digest")!
 
-    func run(host: String, port: Int, eventLoops: any EventLoopGroup, services: [any Service], accessLog: FileHandle?, logger: Logger) async throws {
+    func run(host: String, port: Int, eventLoops: any EventLoopGroup, services: [any Service], accessLog: AccessLog?, logger: Logger) async throws {
         // HEAD: the GET handler's headers, no body.
         let router = Router(options: .autoGenerateHeadEndpoints)
         router.add(middleware: RequestLogMiddleware(accessLog: accessLog, metrics: metrics))

@@ -8,7 +8,7 @@ import IngestReadAPI
 /// query is the client's text: it is cut to 1 KiB and written JSON-escaped,
 /// so neither a long nor a hostile one reaches the log's reader raw.
 struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
-    let accessLog: FileHandle?
+    let accessLog: AccessLog?
     let metrics: ServerMetrics
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
@@ -42,7 +42,7 @@ struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
             line.field("bytes", bytes)
             line.field("us", Int(duration.components.seconds * 1_000_000 + duration.components.attoseconds / 1_000_000_000_000))
         }
-        accessLog.write(Data(line.bytes + [0x0A]))
+        accessLog.write(line.bytes + [0x0A])
     }
 
     /// The label values a metric may take: a client cannot grow the registry with made-up queries.

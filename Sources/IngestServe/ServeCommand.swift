@@ -81,7 +81,7 @@ struct ServeCommand: AsyncParsableCommand {
                                             valueName: "count"))
     var maxConnections = 512
 
-    @Option(name: .long, help: ArgumentHelp("Where the access log's JSON lines go: a file to append to, - for standard output, or off.",
+    @Option(name: .long, help: ArgumentHelp("Where the access log's JSON lines go: a file to append to (opened again on SIGHUP, for logrotate), - for standard output, or off.",
                                             valueName: "path"))
     var accessLog = "-"
 
@@ -97,18 +97,29 @@ struct ServeCommand: AsyncParsableCommand {
     func run() async throws {
         var logger = Logger(label: "ingest-serve")
         logger.logLevel = .info
-        let log: FileHandle?
-        switch accessLog {
-        case "off": log = nil
-        case "-": log = FileHandle.standardOutput
-        default:
-            guard FileManager.default.fileExists(atPath: accessLog) || FileManager.default.createFile(atPath: accessLog, contents: nil),
-                  let handle = FileHandle(forWritingAtPath: accessLog) else {
-                throw ValidationError("--access-log \(accessLog) cannot be opened for writing")
+        let log: AccessLog?
+        do {
+            switch accessLog {
+            case "off": log = nil
+            case "-": log = try AccessLog(.standardOutput)
+            default: log = try AccessLog(.file(accessLog))
             }
-            handle.seekToEndOfFile()
-            log = handle
+        } catch {
+            throw ValidationError(error.description)
         }
+        // logrotate's postrotate sends SIGHUP: the log is opened again at its path.
+        signal(SIGHUP, SIG_IGN)
+        let hangUp = DispatchSource.makeSignalSource(signal: SIGHUP, queue: .global())
+        hangUp.setEventHandler { [logger] in
+            guard let log else { return }
+            if let failure = log.reopen() {
+                logger.error("access log not reopened", metadata: ["event": "access_log_reopen_failed", "error": "\(failure)"])
+            } else {
+                logger.info("access log reopened", metadata: ["event": "access_log_reopened"])
+            }
+        }
+        hangUp.resume()
+        defer { hangUp.cancel() }
         let queryPool = NIOThreadPool(numberOfThreads: queryThreads)
         let changesetPool = NIOThreadPool(numberOfThreads: 1)
         queryPool.start()

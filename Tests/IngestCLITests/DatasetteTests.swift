@@ -21,19 +21,9 @@ import Testing
             Issue.record("no \(name) at \(executable): `make test-tools` (run by `make test`) installs it")
             return ""
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let problems = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(name) \(arguments): \(problems)")
-        return text
+        let result = try CommandRunner.executable(executable, arguments)
+        #expect(result.status == 0, "\(name) \(arguments): \(result.stderr)")
+        return result.stdout
     }
 
     private func objects(_ json: String) throws -> [[String: Any]] {

@@ -76,11 +76,12 @@ import Testing
         #expect(result.stdout.contains("NOT PUBLISHED"))
     }
 
-    @Test func inputMissing() throws {
+    /// An unmounted feeds folder is a night without feeds (issue 44): 65 and the reason, never "published".
+    @Test func aMissingFeedsFolderIsNoStockFeed() throws {
         let temporary = TemporaryDirectory()
-        let result = try CommandRunner.ingest(["--feeds", "\(temporary.path)/none", "--snapshots", "\(temporary.path)/s"])
-        #expect(result.status == ExitStatus.inputMissing.rawValue)
-        #expect(result.stderr.contains("\(temporary.path)/none"))
+        let result = try CommandRunner.ingest(["--feeds", "\(temporary.path)/none", "--snapshots", "\(temporary.path)/s", "--quiet"])
+        #expect(result.status == ExitStatus.emptyResult.rawValue)
+        #expect(result.stdout.hasSuffix("\n  NOT PUBLISHED: no stock feed loaded: feeds folder \(temporary.path)/none does not exist or is not a directory (is it mounted?)\n"), "\(result.stdout)")
     }
 
     @Test func aNamedMappingsFolderThatIsMissingStopsTheRunBeforeAnyFeedIsRead() throws {

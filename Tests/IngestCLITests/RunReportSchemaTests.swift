@@ -54,9 +54,10 @@ import Testing
         let dry = try run("dry", ["--feeds", writeFeeds(temporary, pharmacies: 4, price: "1,50", daysAgo: 1), "--dry-run"])
         let later = ISO8601DateFormatter().string(from: Date().addingTimeInterval(8 * 86_400))
         let gated = try run("gated", ["--feeds", writeFeeds(temporary, pharmacies: 2, price: "1,00", daysAgo: -7.5), "--as-of", later])
-        let failed = try run("failed", ["--feeds", "\(temporary.path)/no-such-folder"])
-        #expect([published.status, dry.status, gated.status, failed.status] == [0, 0, 3, 66])
-        #expect(try problems([published.report, dry.report, gated.report, failed.report]) == "")
+        let failed = try run("failed", ["--feeds", "\(temporary.path)/feeds", "--mappings", "\(temporary.path)/no-such-folder"])
+        let unmounted = try run("unmounted", ["--feeds", "\(temporary.path)/unmounted"])
+        #expect([published.status, dry.status, gated.status, failed.status, unmounted.status] == [0, 0, 3, 66, 65])
+        #expect(try problems([published.report, dry.report, gated.report, failed.report, unmounted.report]) == "")
 
         let first = try json(published.report)
         #expect(first["schema_version"] as? Int == 1 && first["exit_status"] as? Int == 0 && first["published"] as? Bool == true)
@@ -86,6 +87,10 @@ import Testing
         #expect((fourth["error"] as? String)?.contains("no-such-folder") == true)
         #expect(fourth["feeds"] as? [Any] != nil && fourth["baseline"] is NSNull)
         #expect((fourth["duration_seconds"] as? Double).map { $0 >= 0 } == true)
+
+        let fifth = try json(unmounted.report)
+        #expect(fifth["exit_status"] as? Int == 65 && fifth["blocked"] as? String == "no_stock_feed" && fifth["published"] as? Bool == false)
+        #expect(fifth["error"] is NSNull)
     }
 
     /// The schema can fail a report: a key missing, a number written as a string, a sentence where a code belongs.

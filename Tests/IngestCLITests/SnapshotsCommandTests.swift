@@ -163,12 +163,35 @@ import Testing
         #expect(finished["version"] as? String == named("published").first?["version"] as? String)
         #expect(logged.last?["event"] as? String == "run_finished")
 
-        let failed = try CommandRunner.ingest(["--feeds", "\(temporary.path)/none", "--snapshots", "\(temporary.path)/s", "--log-format", "json"])
+        let failed = try CommandRunner.ingest(["--feeds", "\(temporary.path)/feeds", "--mappings", "\(temporary.path)/none",
+                                               "--snapshots", "\(temporary.path)/s", "--log-format", "json"])
         #expect(failed.status == 66)
         let failure = try events(failed.stderr)
-        #expect(failure.count == 1 && failure.first?["event"] as? String == "run_failed" && failure.first?["level"] as? String == "error")
+        #expect(failure.map { $0["event"] as? String } == ["run_failed", "run_finished"] && failure.first?["level"] as? String == "error")
         #expect(failure.first?["exit_status"] as? Int == 66)
         #expect((failure.first?["error"] as? String)?.contains("none") == true)
+        #expect(failure.last?["verdict"] as? String == "FAILED (exit 66): a named input is missing (mappings folder, file, version)")
+        #expect(failure.last?["exit_status"] as? Int == 66 && failure.last?["published"] as? Bool == false)
+
+        // A clean --quiet night logs below errors nothing, but its run_finished all the same (issue 44).
+        let quiet = try CommandRunner.ingest(["--feeds", "\(temporary.path)/feeds", "--snapshots", "\(temporary.path)/s", "--log-format", "json", "--quiet"])
+        #expect(quiet.status == 0 && quiet.stdout == "")
+        let quietEvents = try events(quiet.stderr)
+        #expect(quietEvents.map { $0["event"] as? String } == ["run_finished"])
+        #expect(quietEvents.first?["level"] as? String == "info" && quietEvents.first?["exit_status"] as? Int == 0)
+        #expect((quietEvents.first?["verdict"] as? String)?.hasPrefix("NOTHING NEW TO PUBLISH (current ") == true)
+        #expect(quietEvents.first?["duration_seconds"] is Double && quietEvents.first?["offers"] as? Int == 29)
+
+        // An unmounted feeds folder on a night after a publish: one run_finished line that says why, exit 65.
+        let unmounted = try CommandRunner.ingest(["--feeds", "\(temporary.path)/none", "--snapshots", "\(temporary.path)/s", "--log-format", "json", "--quiet"])
+        #expect(unmounted.status == 65)
+        let lines = unmounted.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.count == 3 && lines.first?.hasPrefix("NOT PUBLISHED (no stock feed): 1 pharmacy (1 fresh, 0 stale), 29 offers, 0 rejects, 1 warning in ") == true)
+        #expect(lines.dropFirst().first == "  NOT PUBLISHED: no stock feed loaded: feeds folder \(temporary.path)/none does not exist or is not a directory (is it mounted?)")
+        let blocked = try events(unmounted.stderr)
+        #expect(blocked.map { $0["event"] as? String } == ["run_finished"])
+        #expect(blocked.first?["blocked"] as? String == "no_stock_feed" && blocked.first?["exit_status"] as? Int == 65)
+        #expect(blocked.first?["why"] as? String == "no stock feed loaded: feeds folder \(temporary.path)/none does not exist or is not a directory (is it mounted?)")
     }
 
     @Test func rollbackRefusesATamperedFileWith70AndChangesNothing() throws {

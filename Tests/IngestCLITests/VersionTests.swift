@@ -10,16 +10,8 @@ import Testing
 @Suite struct VersionTests {
     /// What BuildInfoPlugin asks git, for the checkout the tests run in.
     private func commit() throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["git", "-C", RepositoryFiles.root, "describe", "--always", "--dirty", "--abbrev=12", "--exclude", "*"]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return process.terminationStatus == 0 ? text.trimmingCharacters(in: .whitespacesAndNewlines) : "unknown"
+        let result = try CommandRunner.program("git", ["-C", RepositoryFiles.root, "describe", "--always", "--dirty", "--abbrev=12", "--exclude", "*"])
+        return result.status == 0 ? result.stdout.trimmingCharacters(in: .whitespacesAndNewlines) : "unknown"
     }
 
     @Test func versionAndManifestNameTheCommit() throws {

@@ -29,6 +29,19 @@ import Testing
 
         func current() throws -> SnapshotQuery { try SnapshotQuery(directory.currentPath) }
 
+        /// SELMA APTEEK's (31937) export of a later day (`exported`, compact
+        /// RAX time) in place of its earlier one: what makes a later night
+        /// fresh (a night with none publishes nothing).
+        func sendNextDaysExport(_ feeds: String, exported: String = "20110520T2305") throws {
+            for file in try FileManager.default.contentsOfDirectory(atPath: feeds) where file.hasPrefix("rax_31937_") {
+                try FileManager.default.removeItem(atPath: "\(feeds)/\(file)")
+            }
+            var bytes = try Data(contentsOf: URL(fileURLWithPath: RepositoryFiles.feed("rax_31937_201105192305.txt")))
+            // Windows-1257: the date is ASCII, the rest stays byte for byte.
+            bytes.replaceSubrange(try #require(bytes.range(of: Data(";20110519T2305;".utf8))), with: Data(";\(exported);".utf8))
+            try bytes.write(to: URL(fileURLWithPath: "\(feeds)/rax_31937_\(exported.replacingOccurrences(of: "T", with: "")).txt"))
+        }
+
         /// The repository's sample feeds (FEEDS.md's examples) in a folder of their own.
         func sampleFeeds(_ name: String) throws -> String {
             let feeds = temporary.subdirectory(name)
@@ -57,14 +70,7 @@ import Testing
         let itemsBefore = yesterday.rows(item)
 
         // The next night only 31937 sends, a day newer; 5060 is carried over.
-        let old = "\(feeds)/rax_31937_201105192305.txt"
-        let bytes = try Data(contentsOf: URL(fileURLWithPath: old))
-        try FileManager.default.removeItem(atPath: old)
-        // Windows-1257: the date is ASCII, the rest stays byte for byte.
-        let newer = try #require(bytes.range(of: Data(";20110519T2305;".utf8)))
-        var next = bytes
-        next.replaceSubrange(newer, with: Data(";20110520T2305;".utf8))
-        try next.write(to: URL(fileURLWithPath: "\(feeds)/rax_31937_201105202305.txt"))
+        try history.sendNextDaysExport(feeds)
         try FileManager.default.removeItem(atPath: "\(feeds)/rax_5060_201012302305.txt")
         let report = try history.run(feeds, asOf: "2024-05-21T06:00:00+03:00")
         #expect(report.publishedVersion != nil)
@@ -161,6 +167,7 @@ import Testing
         try Self.downgrade(old, in: history.directory)
         #expect(PublishedVersionCheck.problem(with: old, in: history.directory) == nil)
         try FileManager.default.removeItem(atPath: "\(feeds)/gs1_datasheet_2015.xml")
+        try history.sendNextDaysExport(feeds)
 
         let report = "\(history.temporary.path)/night2.json"
         let night = try CommandRunner.ingest(["--feeds", feeds, "--snapshots", history.snapshots, "--mappings", RepositoryFiles.mappingsDirectory,

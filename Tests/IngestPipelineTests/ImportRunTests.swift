@@ -23,6 +23,16 @@ import Testing
                       asOf: Date().addingTimeInterval(daysLater * 86_400))
     }
 
+    /// SELMA APTEEK's (31937) export of the next day in place of its sample:
+    /// what makes a later night fresh (a night with none publishes nothing).
+    private func sendTonightsExport(_ temporary: TemporaryDirectory) throws {
+        let old = "\(temporary.path)/feeds/rax_31937_201105192305.txt"
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: old))
+        try FileManager.default.removeItem(atPath: old)
+        bytes.replaceSubrange(try #require(bytes.range(of: Data(";20110519T2305;".utf8))), with: Data(";20110520T2305;".utf8))
+        try bytes.write(to: URL(fileURLWithPath: "\(temporary.path)/feeds/rax_31937_201105202305.txt"))
+    }
+
     @Test func sampleFeedsLoadWithExactCents() throws {
         let temporary = TemporaryDirectory()
         let report = try ImportRun(options: options(temporary, feeds: try sampleFeeds(in: temporary))).run()
@@ -69,13 +79,70 @@ import Testing
     @Test func twoRunsPublishTwoVersions() throws {
         let temporary = TemporaryDirectory()
         let feeds = try sampleFeeds(in: temporary)
-        let first = try ImportRun(options: options(temporary, feeds: feeds)).run().publishedVersion
-        // The next night with no new feed: every pharmacy goes stale, which is new data.
-        let second = try ImportRun(options: options(temporary, feeds: feeds, daysLater: 1)).run().publishedVersion
+        let first = try #require(try ImportRun(options: options(temporary, feeds: feeds)).run().publishedVersion)
+        // The next night one pharmacy sends a newer export; the others are carried over.
+        try sendTonightsExport(temporary)
+        let second = try #require(try ImportRun(options: options(temporary, feeds: feeds, daysLater: 1)).run().publishedVersion)
         let directory = SnapshotDirectory(path: "\(temporary.path)/snapshots")
-        #expect(first != nil && second != nil && first! < second!)
-        #expect(directory.versions() == [first!, second!])
+        #expect(first < second)
+        #expect(directory.versions() == [first, second])
         #expect(directory.currentVersion() == second)
+    }
+
+    /// Issue 44: a night whose feeds did not come (every file left from an
+    /// earlier night) publishes nothing, whatever `current` holds, and says why.
+    @Test func aNightWithOnlyEarlierNightsFilesPublishesNothing() throws {
+        let temporary = TemporaryDirectory()
+        let feeds = try sampleFeeds(in: temporary, only: ["pharmacies.csv", "rax_5060_201012302305.txt"])
+        let first = try #require(try ImportRun(options: options(temporary, feeds: feeds)).run().publishedVersion)
+        let report = try ImportRun(options: options(temporary, feeds: feeds, daysLater: 1)).run()
+        #expect(report.blocked == .noStockFeed("feeds folder \(feeds) holds 2 files, none a stock feed loaded tonight: 1 loaded (not stock), 1 skipped"))
+        #expect(report.publishedVersion == nil)
+        #expect(SnapshotDirectory(path: "\(temporary.path)/snapshots").currentVersion() == first)
+        // --force does not publish yesterday as tonight's either.
+        var forced = options(temporary, feeds: feeds, daysLater: 1)
+        forced.force = true
+        #expect(try ImportRun(options: forced).run().publishedVersion == nil)
+    }
+
+    /// Issue 44: most feeds missing is the fresh-share gate (exit 3), which --force passes.
+    @Test func aNightWhereMostFeedsDidNotComeFailsTheFreshShareGate() throws {
+        let temporary = TemporaryDirectory()
+        let feeds = temporary.subdirectory("feeds")
+        let ids = (1...8).map { "300\($0)" }
+        for id in ids {
+            var feed = RAXFeedBuilder(pharmacyID: id, exportedAt: "20261120T2305")
+            feed.item("MM1", name: "TOODE", price: "1,00", quantity: "1")
+            temporary.write("feeds/rax_\(id).txt", bytes: feed.bytes)
+        }
+        func night(_ day: Int, force: Bool = false) throws -> RunReport {
+            var options = ImportOptions(feedsDirectory: feeds, snapshotsDirectory: "\(temporary.path)/snapshots",
+                                        mappingsDirectory: RepositoryFiles.mappingsDirectory, parseThreads: 2,
+                                        asOf: Date(timeIntervalSince1970: TimeInterval(try #require(ExportTimestamp.parseISO8601("2026-11-\(day)T06:00:00+02:00")).epochSeconds)))
+            options.force = force
+            return try ImportRun(options: options).run()
+        }
+        #expect(try night(21).publishedVersion != nil)
+        func send(_ count: Int, on day: Int) {
+            for id in ids.prefix(count) {
+                var feed = RAXFeedBuilder(pharmacyID: id, exportedAt: "202611\(day - 1)T2305")
+                feed.item("MM1", name: "TOODE", price: "1,00", quantity: "2")
+                temporary.write("feeds/rax_\(id).txt", bytes: feed.bytes)
+            }
+        }
+        // Two of eight: six missing is more than the floor of five.
+        send(2, on: 22)
+        let report = try night(22)
+        let share = try #require(report.gates.first { $0.gate == "fresh_share" })
+        #expect(share == QualityGates.Measure(gate: "fresh_share", current: 8, new: 2, dropTenths: 250, limitPercent: 50, passed: false))
+        #expect(report.blocked == .gates([share.failure]))
+        #expect(share.failure.description == "gate fresh_share: 2 of current's 8 pharmacies sent a feed that loaded tonight, 25.0 % (at least 50 % needed, --min-fresh-share)")
+        #expect(try night(22, force: true).publishedVersion != nil)
+        // Three of eight the next night: five missing is within the floor.
+        send(3, on: 23)
+        let floor = try night(23)
+        #expect(floor.gates.first { $0.gate == "fresh_share" }?.passed == true)
+        #expect(floor.publishedVersion != nil)
     }
 
     @Test func dryRunWritesNothingToTheSnapshotsDirectory() throws {
@@ -148,7 +215,7 @@ import Testing
         let temporary = TemporaryDirectory()
         let feeds = try sampleFeeds(in: temporary, only: ["pharmacies.csv"])
         let report = try ImportRun(options: options(temporary, feeds: feeds)).run()
-        #expect(report.blocked == .emptyResult)
+        #expect(report.blocked == .noStockFeed("feeds folder \(feeds) holds 1 file, none a stock feed loaded tonight: 1 loaded (not stock)"))
         #expect(report.publishedVersion == nil)
         let directory = SnapshotDirectory(path: "\(temporary.path)/snapshots")
         #expect(directory.versions().isEmpty)
@@ -160,6 +227,7 @@ import Testing
         let temporary = TemporaryDirectory()
         let feeds = try sampleFeeds(in: temporary)
         let first = try ImportRun(options: options(temporary, feeds: feeds)).run().publishedVersion
+        try sendTonightsExport(temporary)
         let run = ImportRun(options: options(temporary, feeds: feeds, daysLater: 1))
         run.faultInjector = { if $0 == .beforeSwitch { throw Injected() } }
         #expect(throws: Injected.self) { try run.run() }
@@ -224,10 +292,12 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: "\(temporary.path)/snapshots"))
     }
 
-    @Test func missingFeedsFolderIsAnError() {
+    /// An unmounted feeds folder is a night whose feeds did not come (issue 44): reported, never published.
+    @Test func missingFeedsFolderPublishesNothingAndSaysSo() throws {
         let temporary = TemporaryDirectory()
-        #expect(throws: ImportError.self) {
-            try ImportRun(options: options(temporary, feeds: "\(temporary.path)/nope")).run()
-        }
+        let report = try ImportRun(options: options(temporary, feeds: "\(temporary.path)/nope")).run()
+        #expect(report.blocked == .noStockFeed("feeds folder \(temporary.path)/nope does not exist or is not a directory (is it mounted?)"))
+        #expect(report.publishedVersion == nil)
+        #expect(SnapshotDirectory(path: "\(temporary.path)/snapshots").versions().isEmpty)
     }
 }

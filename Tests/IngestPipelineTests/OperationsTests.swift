@@ -140,7 +140,15 @@ import Testing
         _ = try ImportRun(options: options(temporary, feeds)).run()
         for pharmacy in 0..<2 { try FileManager.default.removeItem(atPath: "\(feeds)/rax_\(1000 + pharmacy).txt") }
         let report = try ImportRun(options: options(temporary, feeds, force: true, daysLater: 8)).run()
-        #expect(report.blocked == .emptyResult)
+        #expect(report.blocked == .noStockFeed("feeds folder \(feeds) is empty"))
+        #expect(report.publishedVersion == nil)
+        // Feeds that load but hold no offer: the empty result, never published either.
+        for pharmacy in 0..<2 {
+            temporary.write("feeds/rax_\(1000 + pharmacy).txt", bytes: RAXFeedBuilder(pharmacyID: "\(1000 + pharmacy)", exportedAt: RAXFeedBuilder.exportTime(daysAgo: -8)).bytes)
+        }
+        let empty = try ImportRun(options: options(temporary, feeds, force: true, daysLater: 8.5)).run()
+        #expect(empty.blocked == .emptyResult)
+        #expect(empty.publishedVersion == nil)
     }
 
     @Test func aFeedOverTheRejectRateIsRejectedWholeAndCarriedOver() throws {

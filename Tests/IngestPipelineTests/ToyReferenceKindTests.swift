@@ -83,6 +83,7 @@ struct ToyHolidaySet: ReferenceSet {
         let withToy = BuiltInFormats.references + [ToyHolidaySet.self]
         let first = try #require(try history.run(feeds, asOf: "2024-05-20T06:00:00+03:00").publishedVersion)
 
+        try history.sendNextDaysExport(feeds, exported: "20110520T2305")
         let second = try history.run(feeds, asOf: "2024-05-21T06:00:00+03:00", references: withToy)
         let version = try #require(second.publishedVersion, "the new table makes the night new")
         #expect(second.warnings.contains { $0.code == .tableNotInCurrent && $0.key == "toy_holidays"
@@ -101,11 +102,13 @@ struct ToyHolidaySet: ReferenceSet {
         }
 
         try Data("#holidays\n2024-06-23|Võidupüha\n2024-06-24|Jaanipäev\n".utf8).write(to: URL(fileURLWithPath: "\(feeds)/holidays.txt"))
+        try history.sendNextDaysExport(feeds, exported: "20110521T2305")
         let third = try history.run(feeds, asOf: "2024-05-22T06:00:00+03:00", references: withToy)
         #expect(third.feeds.first { $0.file == "holidays.txt" }?.outcome == .loaded)
         #expect(try history.current().rows("SELECT date, name FROM toy_holidays ORDER BY date") == [["2024-06-23", "Võidupüha"], ["2024-06-24", "Jaanipäev"]])
 
         try FileManager.default.removeItem(atPath: "\(feeds)/holidays.txt")
+        try history.sendNextDaysExport(feeds, exported: "20110522T2305")
         let fourth = try history.run(feeds, asOf: "2024-05-23T06:00:00+03:00", references: withToy)
         #expect(fourth.carriedOver.contains { $0.kind == .reference && $0.key == "toy_holidays" })
         #expect(try history.current().int("SELECT count(*) FROM toy_holidays") == 2)

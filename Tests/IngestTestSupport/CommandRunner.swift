@@ -45,6 +45,14 @@ public enum CommandRunner {
         return try captured(process)
     }
 
+    /// The program at `path` with `arguments`, run to its end.
+    public static func executable(_ path: String, _ arguments: [String]) throws -> CommandResult {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        return try captured(process)
+    }
+
     /// Any program on the PATH (`/usr/bin/env NAME …`), run to its end.
     public static func program(_ name: String, _ arguments: [String]) throws -> CommandResult {
         let process = Process()
@@ -60,12 +68,36 @@ public enum CommandRunner {
         process.standardError = err
         try process.run()
         // Read before waiting, so a chatty run cannot fill the pipe and stall.
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        let (stdout, stderr) = drain(out.fileHandleForReading.fileDescriptor, err.fileHandleForReading.fileDescriptor)
         process.waitUntilExit()
         return CommandResult(status: process.terminationStatus,
                              stdout: String(decoding: stdout, as: UTF8.self),
                              stderr: String(decoding: stderr, as: UTF8.self))
+    }
+
+    /// Both pipes read to their ends together: either may fill first, and a
+    /// signal (a child ending) interrupts `read`. Foundation's
+    /// `readDataToEndOfFile` reads one pipe at a time and traps on EINTR
+    /// (`try!` inside it), which crashed the suite on a busy machine.
+    private static func drain(_ first: Int32, _ second: Int32) -> (Data, Data) {
+        var data = [Data(), Data()]
+        var descriptors = [pollfd(fd: first, events: Int16(POLLIN), revents: 0), pollfd(fd: second, events: Int16(POLLIN), revents: 0)]
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while descriptors.contains(where: { $0.fd >= 0 }) {
+            guard poll(&descriptors, nfds_t(descriptors.count), -1) >= 0 else {
+                if errno == EINTR { continue }
+                break
+            }
+            for index in descriptors.indices where descriptors[index].fd >= 0 && descriptors[index].revents != 0 {
+                let count = buffer.withUnsafeMutableBytes { read(descriptors[index].fd, $0.baseAddress, $0.count) }
+                if count > 0 {
+                    data[index].append(contentsOf: buffer[..<count])
+                } else if count == 0 || errno != EINTR && errno != EAGAIN {
+                    descriptors[index].fd = -1 // its end (or an error that will not pass): done with it
+                }
+            }
+        }
+        return (data[0], data[1])
     }
 
     /// Starts `ingest` and sends it SIGKILL after `delay` seconds (if still running).
