@@ -26,12 +26,7 @@ import Testing
             def ask():
                 s = socket.create_connection((host, port), timeout=30)
                 s.sendall(b'GET /?q=a HTTP/1.1\\r\\nHost: test\\r\\nConnection: close\\r\\n\\r\\n')
-                data = b''
-                while True:
-                    chunk = s.recv(65536)
-                    if not chunk:
-                        break
-                    data += chunk
+                data = b''.join(iter(lambda: s.recv(65536), b''))
                 s.close()
                 return data.startswith(b'HTTP/1.1 200')
             def client():
