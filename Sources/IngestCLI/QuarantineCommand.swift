@@ -30,6 +30,18 @@ struct QuarantineCommand: ParsableCommand {
         }
     }
 
+    /// `Quarantine.update` with the exit codes: 70 for a list that cannot be read, 73/74 for a failed write.
+    static func update<Result>(_ location: SnapshotsCommand.Location, _ change: (inout Quarantine) throws -> Result) throws -> Result {
+        var result: Result?
+        try location.guarded {
+            do { result = try Quarantine.update(in: location.directory, change) } catch let unreadable as Quarantine.QuarantineUnreadable {
+                printError("ingest: \(unreadable)")
+                throw ExitStatus.integrityFailure.exitCode
+            }
+        }
+        return result!
+    }
+
     struct Add: ParsableCommand {
         static let exitCodes: [(ExitStatus, String)] = [
             (.success, "every file is quarantined (or was already)"),
@@ -48,7 +60,6 @@ struct QuarantineCommand: ParsableCommand {
 
         func run() throws {
             try location.requireFolder()
-            var quarantine = try QuarantineCommand.load(location)
             var digests: [(String, String)] = []
             for path in files {
                 guard FileManager.default.fileExists(atPath: path) else {
@@ -58,13 +69,13 @@ struct QuarantineCommand: ParsableCommand {
                 try location.guarded { digests.append((path, try FileDigest.sha256(path: path))) }
             }
             let now = ISO8601DateFormatter().string(from: Date())
-            var lines: [String] = []
-            for (path, digest) in digests {
-                let name = (path as NSString).lastPathComponent
-                let added = quarantine.add(.init(sha256: digest, file: name, addedAt: now, reason: reason))
-                lines.append("\(added ? "quarantined" : "already quarantined") \(String(digest.prefix(12))) \(FeedPath.displayName(Array(name.utf8)))")
+            let lines = try QuarantineCommand.update(location) { quarantine in
+                digests.map { path, digest in
+                    let name = (path as NSString).lastPathComponent
+                    let added = quarantine.add(.init(sha256: digest, file: name, addedAt: now, reason: reason))
+                    return "\(added ? "quarantined" : "already quarantined") \(String(digest.prefix(12))) \(TextHygiene.visible(FeedPath.displayName(Array(name.utf8))))"
+                }
             }
-            try location.guarded { try quarantine.save(to: location.directory) }
             lines.forEach { print($0) }
         }
     }
@@ -85,7 +96,8 @@ struct QuarantineCommand: ParsableCommand {
                 return
             }
             for entry in quarantine.entries {
-                print("\(String(entry.sha256.prefix(12)))  \(entry.addedAt)  \(FeedPath.displayName(Array(entry.file.utf8)))  \(entry.reason)")
+                // The list is a file anyone with write access may have edited: its text reaches the terminal escaped.
+                print(TextHygiene.visible("\(String(entry.sha256.prefix(12)))  \(entry.addedAt)  \(FeedPath.displayName(Array(entry.file.utf8)))  \(entry.reason)"))
             }
         }
     }
@@ -105,15 +117,15 @@ struct QuarantineCommand: ParsableCommand {
 
         func run() throws {
             try location.requireFolder()
-            var quarantine = try QuarantineCommand.load(location)
-            let full = quarantine.entries.first { key.count >= 12 && $0.sha256.hasPrefix(key) }?.sha256 ?? key
-            let removed = quarantine.remove(full)
+            let removed = try QuarantineCommand.update(location) { quarantine in
+                let full = quarantine.entries.first { key.count >= 12 && $0.sha256.hasPrefix(key) }?.sha256 ?? key
+                return quarantine.remove(full)
+            }
             guard !removed.isEmpty else {
-                printError("ingest: nothing quarantined is \(key); see ingest quarantine list")
+                printError("ingest: nothing quarantined is \(TextHygiene.visible(key)); see ingest quarantine list")
                 throw ExitStatus.inputMissing.exitCode
             }
-            try location.guarded { try quarantine.save(to: location.directory) }
-            for entry in removed { print("removed \(String(entry.sha256.prefix(12))) \(FeedPath.displayName(Array(entry.file.utf8)))") }
+            for entry in removed { print("removed \(String(entry.sha256.prefix(12))) \(TextHygiene.visible(FeedPath.displayName(Array(entry.file.utf8))))") }
         }
     }
 }

@@ -10,7 +10,7 @@ struct SnapshotsCommand: ParsableCommand {
         commandName: "snapshots",
         abstract: "List, roll back, prune, verify and compare published snapshots; make and apply changesets.",
         discussion: "Each subcommand lists its own exit codes in its --help.",
-        subcommands: [List.self, Rollback.self, Prune.self, Verify.self, Diff.self, Changeset.self, Apply.self]
+        subcommands: [List.self, Rollback.self, Prune.self, Verify.self, Diff.self, Changeset.self, Apply.self, WalkChangeset.self]
     )
 
     /// Every subcommand's exit codes, as its --help and the README list them.
@@ -167,17 +167,18 @@ struct SnapshotsCommand: ParsableCommand {
             let versions = directory.versions()
             guard let from = versions.firstIndex(of: kept), let to = versions.firstIndex(of: leaving), to > from else { return [] }
             let keptInputs = Set(try directory.readManifest(kept).inputs.filter { $0.outcome == "loaded" }.map(\.sha256))
-            var list = try Quarantine.load(from: directory)
-            var added: [Quarantine.Entry] = []
             let now = ISO8601DateFormatter().string(from: Date())
-            for version in versions[(from + 1)...to] {
-                for input in try directory.readManifest(version).inputs where input.outcome == "loaded" && input.kind == "stock" && !keptInputs.contains(input.sha256) {
-                    let entry = Quarantine.Entry(sha256: input.sha256, file: input.file, addedAt: now, reason: "loaded by \(version), rolled back to \(kept)")
-                    if list.add(entry) { added.append(entry) }
+            let manifests = try versions[(from + 1)...to].map { ($0, try directory.readManifest($0)) }
+            return try Quarantine.update(in: directory) { list in
+                var added: [Quarantine.Entry] = []
+                for (version, manifest) in manifests {
+                    for input in manifest.inputs where input.outcome == "loaded" && input.kind == "stock" && !keptInputs.contains(input.sha256) {
+                        let entry = Quarantine.Entry(sha256: input.sha256, file: input.file, addedAt: now, reason: "loaded by \(version), rolled back to \(kept)")
+                        if list.add(entry) { added.append(entry) }
+                    }
                 }
+                return added
             }
-            try list.save(to: directory)
-            return added
         }
 
     }

@@ -101,6 +101,9 @@ public final class ChangesetCache: Sendable {
             return .changeset(data, digest: ChangesetDigest(of: data))
         } catch let damaged as ChangesetChain.Damaged {
             return .gone("\(damaged): download the whole snapshot")
+        } catch {
+            // A file of the chain that is missing or cannot be read (removed by hand, damaged): the client's way on is the whole snapshot, not a 500.
+            return .gone("the changesets from version \(pair.from) cannot be used (\(error)): download the whole snapshot")
         }
     }
 }

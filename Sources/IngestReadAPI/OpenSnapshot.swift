@@ -77,6 +77,25 @@ public final class OpenSnapshot: Sendable {
         available = DispatchSemaphore(value: max(1, maximumReaders))
     }
 
+    /// Reads what `/health` vouches for: the file's header and, for every
+    /// table, its first and last rows (a b-tree's root and both ends), so a
+    /// file cut short or written over under a running server answers 503
+    /// there, not 200 beside queries that answer 500. A few pages, not a
+    /// scan: health is asked every few seconds.
+    public func probe() throws {
+        try withReader { reader in
+            let database = reader.database
+            for table in try database.strings("SELECT name FROM sqlite_schema WHERE type = 'table' AND sql NOT LIKE 'CREATE VIRTUAL%' AND name NOT LIKE 'sqlite_%'") {
+                let quoted = "\"" + table.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+                for order in ["ASC", "DESC"] {
+                    // rowid tables by rowid; WITHOUT ROWID ones have none, and their key order is the same walk.
+                    let rowid = try database.scalarInt("SELECT count(*) FROM pragma_table_list WHERE name = '\(table.replacingOccurrences(of: "'", with: "''"))' AND wr = 0") ?? 0
+                    _ = try database.strings("SELECT * FROM \(quoted)\(rowid > 0 ? " ORDER BY rowid \(order)" : "") LIMIT 1")
+                }
+            }
+        }
+    }
+
     /// Runs `body` with a connection of this snapshot's own, waiting for
     /// one when all are lent out. Blocks: call it from blocking work only.
     func withReader<T>(_ body: (SnapshotReader) throws -> T) throws -> T {

@@ -42,6 +42,13 @@ struct ReadAPIServer {
             guard let snapshot = current.snapshot else {
                 return AnswerEncoding.json(request, status: .serviceUnavailable, body: ReadAPI.error("no snapshot has been published yet"), version: nil)
             }
+            do {
+                try await queries.run { try snapshot.probe() }
+            } catch {
+                logger.error("health probe failed", metadata: ["event": "health_failed", "version": "\(snapshot.version)", "error": "\(error)"])
+                return AnswerEncoding.json(request, status: .serviceUnavailable,
+                                           body: ReadAPI.error("the served snapshot \(snapshot.version) cannot be read: see the server's log"), version: nil)
+            }
             var response = AnswerEncoding.json(request, status: .ok, body: ReadAPI.health(snapshot), version: nil)
             response.headers[Self.versionHeader] = snapshot.version
             return response

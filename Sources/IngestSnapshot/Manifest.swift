@@ -31,6 +31,11 @@ public struct Manifest: Codable, Sendable, Equatable {
     /// The changeset from the version before, written by the night beside
     /// the snapshot (absent on a first night, across schemas, and in older manifests).
     public var changeset: ChangesetFile?
+    /// Each ordinary table's content as `rows:digest` (the order-free
+    /// `ingest_digest` over every column, in column order), from the publish
+    /// check's scans: what a client that applies a changeset checks its copy
+    /// against before it commits (SNAPSHOT.md). Absent in older manifests.
+    public var contentDigests: [String: String]?
 
     public struct ChangesetFile: Codable, Sendable, Equatable {
         /// The version it turns into this one.
@@ -81,6 +86,7 @@ public struct Manifest: Codable, Sendable, Equatable {
         case rowCounts = "row_counts", rejectCounts = "reject_counts", warningCounts = "warning_counts"
         case rejectsFile = "rejects_file", warningsFile = "warnings_file"
         case forcedGates = "forced_gates", carriedOver = "carried_over", rejectSample = "reject_sample", changeset
+        case contentDigests = "content_digests"
     }
 
     public struct SnapshotFile: Codable, Sendable, Equatable {

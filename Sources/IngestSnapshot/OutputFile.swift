@@ -42,31 +42,55 @@ public enum OutputFile {
 
     /// Why a user-named output must not be written: it lies in `folder` (the
     /// snapshots folder, ingest's own) or is a link into it. nil when it may.
+    /// The folder need not exist yet: on a first night `--report S/current`
+    /// once became `current` itself, because a folder not there was not checked.
     public static func refusal(of path: String, protecting folder: String) -> String? {
-        guard path != "-", let protected = realPath(folder) else { return nil }
+        guard path != "-" else { return nil }
+        let protected = canonicalPath(folder)
+        func inside(_ candidate: String) -> Bool { candidate == protected || candidate.hasPrefix(protected == "/" ? "/" : protected + "/") }
         var own = stat()
         let isLink = lstat(path, &own) == 0 && (own.st_mode & S_IFMT) == S_IFLNK
         var where_ = (path as NSString).deletingLastPathComponent
         if where_.isEmpty { where_ = "." }
-        if realPath(where_) == protected {
+        if inside(canonicalPath(where_)) {
             return "\(path) lies in the snapshots folder \(folder), which is ingest's own; write outputs elsewhere"
         }
         if isLink, let target = try? FileManager.default.destinationOfSymbolicLink(atPath: path) { // unreadable: not a link we can follow
             let absolute = target.hasPrefix("/") ? target : "\(where_)/\(target)"
             var targetFolder = (absolute as NSString).deletingLastPathComponent
             if targetFolder.isEmpty { targetFolder = "." }
-            if realPath(targetFolder) == protected {
+            if inside(canonicalPath(targetFolder)) {
                 return "\(path) is a link into the snapshots folder \(folder) (to \(target)); it is never written through"
             }
         }
         return nil
     }
 
-    /// The canonical absolute path of an existing folder; nil when it is not there.
-    private static func realPath(_ path: String) -> String? {
-        guard let resolved = realpath(path, nil) else { return nil }
-        defer { free(resolved) }
-        return String(cString: resolved)
+    /// The canonical absolute path of a folder, there or not: the longest
+    /// part that exists resolved by `realpath` (links, `..`), the rest
+    /// appended with `.` and `..` taken lexically.
+    static func canonicalPath(_ path: String) -> String {
+        let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        var existing = absolute
+        var rest: [String] = []
+        while true {
+            if let resolved = realpath(existing, nil) {
+                defer { free(resolved) }
+                var parts = String(cString: resolved).split(separator: "/").map(String.init)
+                for part in rest.reversed() {
+                    switch part {
+                    case "", ".": continue
+                    case "..": _ = parts.popLast()
+                    default: parts.append(part)
+                    }
+                }
+                return "/" + parts.joined(separator: "/")
+            }
+            let parent = (existing as NSString).deletingLastPathComponent
+            guard parent != existing, !parent.isEmpty else { return absolute }
+            rest.append((existing as NSString).lastPathComponent)
+            existing = parent
+        }
     }
 
     static func writeAll(_ data: Data, to descriptor: Int32, path: String) throws {

@@ -21,6 +21,17 @@ public enum PublishCheck {
     /// over `threads`: on the national snapshot one thread takes about 2.5 s,
     /// the last seconds of a run in which the other core would idle.
     public static func problems(path: String, offers expected: TableDigest? = nil, threads: Int = 2) throws(SQLiteError) -> String? {
+        try check(path: path, offers: expected, threads: threads).problems
+    }
+
+    /// What the check found, and each ordinary table's content digest from the same scans.
+    public struct Outcome: Sendable {
+        public var problems: String?
+        /// `rows:digest` by table (`Manifest.contentDigests`).
+        public var contentDigests: [String: String]
+    }
+
+    public static func check(path: String, offers expected: TableDigest? = nil, threads: Int = 2) throws(SQLiteError) -> Outcome {
         let plan = try Plan(path: path, offers: expected)
         let threads = max(1, min(threads, plan.scans.count))
         let findings = ScanResults(count: plan.scans.count, workers: threads)
@@ -33,12 +44,14 @@ public enum PublishCheck {
         findings.waitForAll()
         var problems: [String] = []
         var fromTables: [String: [String]] = [:]
+        var contentDigests: [String: String] = [:]
         for (scan, outcome) in zip(plan.scans, try findings.outcomes()) {
             switch (scan, outcome) {
             case (.quickCheck, .strings(let quick)):
                 if quick != ["ok"] { problems.append("quick_check: " + quick.prefix(5).joined(separator: "; ")) }
             case (.table(let table, _, let written), .strings(let digests)):
                 fromTables[table] = digests
+                contentDigests[table] = digests.last ?? "" // the scan's last column: every column's digest
                 if let expected, let written {
                     let found = written < digests.count ? digests[written] : ""
                     if found != expected.text { problems.append("offers holds \(found) (rows:digest), the writer inserted \(expected.text)") }
@@ -55,7 +68,23 @@ public enum PublishCheck {
                 preconditionFailure("a scan's outcome does not fit it")
             }
         }
-        return problems.isEmpty ? nil : problems.joined(separator: "; ")
+        return Outcome(problems: problems.isEmpty ? nil : problems.joined(separator: "; "), contentDigests: contentDigests)
+    }
+
+    /// Each ordinary table's content digest, computed as the publish check
+    /// computes it: what an applied copy must hold (`snapshots apply`).
+    public static func contentDigests(in database: SQLiteDatabase) throws -> [String: String] {
+        var digests: [String: String] = [:]
+        for table in try SnapshotTableList.tables(in: database).map(\.name) {
+            digests[table] = try database.strings("SELECT \(try contentDigestColumn(database, table)) FROM \(quoted(table, "\"")) NOT INDEXED").first ?? ""
+        }
+        return digests
+    }
+
+    /// `ingest_digest` over every column of `table`, in column order.
+    static func contentDigestColumn(_ database: SQLiteDatabase, _ table: String) throws(SQLiteError) -> String {
+        let columns = try database.strings("SELECT name FROM pragma_table_info(\(quoted(table, "'"))) ORDER BY cid")
+        return "ingest_digest(\(columns.map { quoted($0, "\"") }.joined(separator: ", ")))"
     }
 
     /// The scans, in the order their findings are reported: quick_check,
@@ -86,6 +115,12 @@ public enum PublishCheck {
                 indexes[table, default: []].append((index, columns.map { quoted($0, "\"") }.joined(separator: ", ")))
             }
             if expected != nil { indexes["offers", default: []].append(("", PublishCheck.offersColumns)) }
+            // Every ordinary table is scanned, for its content digest, indexed or not.
+            let ordinary: [String]
+            do { ordinary = try SnapshotTableList.tables(in: database).map(\.name) } catch let error as SQLiteError { throw error } catch {
+                throw SQLiteError(code: SQLITE_ERROR, message: "\(error)")
+            }
+            for table in ordinary where indexes[table] == nil { indexes[table] = [] }
             for table in indexes.keys.sorted() {
                 let checks = indexes[table]!
                 scans.append(.table(table, sql: try tableScanSQL(database, table, digests: checks.map(\.columns)),
@@ -199,8 +234,8 @@ public enum PublishCheck {
         }
         let reader = columns.first { !indexed.contains($0) }.map { "count(\(quoted($0, "\"")))" }
             ?? "max(length(\(columns.map { "quote(\(quoted($0, "\"")))" }.joined(separator: " || "))))"
-        let list = digests.map { "ingest_digest(\($0))" }.joined(separator: ", ")
-        return "SELECT \(list), \(reader) FROM \(quoted(table, "\"")) NOT INDEXED"
+        let list = (digests.map { "ingest_digest(\($0))" } + [reader, try contentDigestColumn(database, table)]).joined(separator: ", ")
+        return "SELECT \(list) FROM \(quoted(table, "\"")) NOT INDEXED"
     }
 
     /// FTS5's `integrity-check` of each search index against `items`, its

@@ -82,7 +82,17 @@ public enum SnapshotChangeset {
     }
 
     /// Applies `changeset` to the snapshot file at `path` (a copy of the version it was made from), in one transaction.
-    public static func apply(_ changeset: Data, to path: String) throws {
+    /// The applied copy does not hold what the newer version's manifest says it holds.
+    public struct ContentMismatch: Error, CustomStringConvertible {
+        public var differences: [String]
+        public var description: String { differences.joined(separator: "; ") }
+    }
+
+    /// `expected`: the newer version's content digests (its manifest's);
+    /// the copy must hold them before the transaction commits, or it is
+    /// rolled back: a changeset altered with its digest passes that digest
+    /// and still applies as wrong data.
+    public static func apply(_ changeset: Data, to path: String, expected: [String: String]? = nil) throws {
         let database = try SQLiteDatabase(path: path)
         try database.execute("BEGIN")
         var copy = changeset
@@ -92,6 +102,17 @@ public enum SnapshotChangeset {
         guard code == SQLITE_OK else {
             try? database.execute("ROLLBACK") // the apply failed already; that error is the one to report
             throw SQLiteError(code: code, message: "the changeset does not apply to \(path)")
+        }
+        if let expected {
+            let found = try PublishCheck.contentDigests(in: database)
+            let differences = Set(expected.keys).union(found.keys).sorted().compactMap { table -> String? in
+                expected[table] == found[table] ? nil
+                    : "\(table) holds \(found[table] ?? "no table") (rows:digest), the newer version \(expected[table] ?? "no table")"
+            }
+            guard differences.isEmpty else {
+                try? database.execute("ROLLBACK") // the mismatch is the error to report
+                throw ContentMismatch(differences: differences)
+            }
         }
         for index in try searchIndexes(in: database) { try database.execute("INSERT INTO \(index)(\(index)) VALUES ('rebuild')") }
         try database.execute("COMMIT")

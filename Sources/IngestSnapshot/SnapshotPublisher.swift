@@ -84,8 +84,11 @@ public struct SnapshotPublisher {
             // longest step of a publish. Nothing is published unless both succeed.
             let seal = StagingFileSeal(path: stagingPath)
             let problems: String?
+            let contentDigests: [String: String]
             do {
-                var found = try PublishCheck.problems(path: stagingPath, offers: publication.offers)
+                let outcome = try PublishCheck.check(path: stagingPath, offers: publication.offers)
+                var found = outcome.problems
+                contentDigests = outcome.contentDigests
                 if publication.fullCheck {
                     let database = try SQLiteDatabase(path: stagingPath, readOnly: true)
                     if let full = try SnapshotIntegrityCheck.problems(in: database) {
@@ -107,6 +110,7 @@ public struct SnapshotPublisher {
 
             let snapshotFile = Manifest.SnapshotFile(file: "\(version).sqlite", size: sealed.size, sha256: sealed.sha256)
             var manifest = publication.manifest(snapshotFile)
+            manifest.contentDigests = contentDigests
             if let changeset = publication.changeset {
                 // Synced when written; its name, like the snapshot's, is never reused.
                 let published = directory.changesetPath(version)

@@ -309,8 +309,9 @@ import Testing
         }
         let file = "\(temporary.path)/night.changeset"
         try changes.body.write(to: URL(fileURLWithPath: file))
-        let applied = try CommandRunner.ingest(["snapshots", "apply", file, "--to", copy, "--digest", digest])
-        #expect(applied.status == 0 && applied.stdout == "applied \(file) to \(copy): \(changes.body.count) bytes, sha-256 \(ChangesetDigest(of: changes.body).hex)\n")
+        let applied = try CommandRunner.ingest(["snapshots", "apply", file, "--to", copy, "--digest", digest, "--manifest", directory.manifestPath(second)])
+        #expect(applied.status == 0 && applied.stdout == "applied \(file) to \(copy): \(changes.body.count) bytes, sha-256 \(ChangesetDigest(of: changes.body).hex)"
+            + ", every table as \(second)'s manifest says\n", "\(applied.stdout)\(applied.stderr)")
         #expect(try SnapshotQuery(copy).rows("SELECT * FROM offers ORDER BY pharmacy_id, aptcode")
             == newQuery.rows("SELECT * FROM offers ORDER BY pharmacy_id, aptcode"))
         #expect(try await Self.get("\(base)/?q=changes&since=\(second)").status == 204)
