@@ -54,6 +54,7 @@ rm -f var/deb/man/*
 for page in var/deb/man/*.1; do gzip -9n -c "$page" > "$ROOT/usr/share/man/man1/$(basename "$page").gz"; done
 install -D -m 644 README.md "$ROOT/usr/share/doc/ingest/README.md"
 for doc in OPERATIONS FORMATS USAGE SNAPSHOTS; do install -m 644 "docs/$doc.md" "$ROOT/usr/share/doc/ingest/"; done
+install -D -m 644 packaging/alerts.yml "$ROOT/usr/share/doc/ingest/examples/alerts.yml"
 
 # No Swift runtime outside the binaries: a toolchain library here would be missing on the servers.
 ldd "$ROOT/usr/bin/ingest" "$ROOT/usr/bin/ingest-serve" > var/deb/ldd.txt

@@ -31,3 +31,10 @@ echo "a night from /etc/ingest/ingest.toml, as the ingest user: current is $(rea
 $SUDO chroot "$ROOT" su -s /bin/sh ingest -c 'ingest snapshots verify' 
 systemd-analyze verify --root="$ROOT" "$ROOT/lib/systemd/system/ingest.service" "$ROOT/lib/systemd/system/ingest.timer" \
   "$ROOT/lib/systemd/system/ingest-serve.service" && echo "systemd-analyze verify: the units are sound"
+# The shipped alert rules, by Prometheus's own checker (Debian's prometheus package brings promtool).
+command -v promtool >/dev/null || { $SUDO apt-get install -y -qq prometheus >/dev/null 2>&1 || true; }
+if command -v promtool >/dev/null; then
+  promtool check rules "$ROOT/usr/share/doc/ingest/examples/alerts.yml"
+else
+  echo "deb-test: promtool does not install here; alerts.yml not checked"
+fi

@@ -99,6 +99,9 @@ struct ImportCommand: ParsableCommand {
     @Option(name: .long, help: "Parse threads (default: one per core).")
     var threads: Int?
 
+    @Flag(name: .long, help: "Run as root: become the owner of the snapshots folder first (without it, a root run in a folder of another user is refused, 64).")
+    var asOwner = false
+
     @OptionGroup var output: OutputOptions
 
     func validate() throws {
@@ -125,6 +128,8 @@ struct ImportCommand: ParsableCommand {
     }
 
     func run() throws {
+        // Before any file is opened: a root run must not leave root-owned files in the service's folder.
+        if asOwner { try ServiceUser.become(ownerOf: snapshots) } else if !dryRun { try ServiceUser.require(snapshots: snapshots) }
         // A live status line only where someone watches: text logs on a terminal.
         let statusLine = output.logFormat == .text && !quiet && isatty(STDERR_FILENO) == 1 ? TerminalStatusLine() : nil
         output.bootstrapLogging(statusLine: statusLine, level: quiet ? .error : .info)

@@ -60,6 +60,7 @@ struct QuarantineCommand: ParsableCommand {
 
         func run() throws {
             try location.requireFolder()
+            try ServiceUser.require(snapshots: location.snapshots)
             var digests: [(String, String)] = []
             for path in files {
                 guard FileManager.default.fileExists(atPath: path) else {
@@ -117,6 +118,7 @@ struct QuarantineCommand: ParsableCommand {
 
         func run() throws {
             try location.requireFolder()
+            try ServiceUser.require(snapshots: location.snapshots)
             let removed = try QuarantineCommand.update(location) { quarantine in
                 let full = quarantine.entries.first { key.count >= 12 && $0.sha256.hasPrefix(key) }?.sha256 ?? key
                 return quarantine.remove(full)

@@ -143,6 +143,7 @@ struct SnapshotsCommand: ParsableCommand {
         /// or damaged file is refused) and pass `PRAGMA quick_check` before
         /// `current` points at it; any failure exits 70 and changes nothing.
         func run() throws {
+            try ServiceUser.require(snapshots: location.snapshots)
             let version = try location.existing(version)
             let leaving = location.directory.currentVersion()
             var quarantined: [Quarantine.Entry] = []
@@ -206,6 +207,7 @@ struct SnapshotsCommand: ParsableCommand {
 
         func run() throws {
             try location.requireFolder()
+            if !dryRun { try ServiceUser.require(snapshots: location.snapshots) }
             try location.guarded {
                 let removed = try location.locked { SnapshotPublisher(directory: location.directory).prune(keep: keep, dryRun: dryRun) }
                 print(removed.isEmpty ? "nothing to prune" : "\(dryRun ? "would remove" : "removed"): \(removed.joined(separator: ", "))")

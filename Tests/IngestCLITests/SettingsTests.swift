@@ -50,7 +50,7 @@ import Testing
         // A key no option has: exit 78, naming the file.
         let bad = temporary.write("bad.toml", text: "colour = \"blue\"\n")
         let refused = try CommandRunner.ingest(["--config", bad])
-        #expect(refused.status == 78 && refused.stderr.hasPrefix("ingest: configuration error: \(bad): 'colour' is not an option of this command; known: as-of, currency,"))
+        #expect(refused.status == 78 && refused.stderr.hasPrefix("ingest: configuration error: \(bad): 'colour' is not an option of this command; known: as-of, as-owner, currency,"))
         let serve = try CommandRunner.serve(["--config", bad])
         #expect(serve.status == 78 && serve.stderr.hasPrefix("ingest-serve: configuration error: \(bad): 'colour' is not an option of this command"))
     }
