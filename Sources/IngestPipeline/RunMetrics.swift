@@ -48,29 +48,54 @@ public struct RunMetrics {
         gauge("ingest_last_run_exit_code", "Exit code of the last run.", [([], Double(exitCode))])
         gauge("ingest_run_duration_seconds", "Wall time of the last run.",
               [([], (finishedAt.timeIntervalSince(startedAt) * 1000).rounded() / 1000)])
-        if let report {
-            gauge("ingest_rows", "Rows per table in the snapshot built by the last run.",
-                  report.rowCounts.sorted { $0.key < $1.key }.map { ([("table", $0.key)], Double($0.value)) })
-            gauge("ingest_rejects", "Records rejected by the last run, by reason.",
-                  report.rejectCounts.sorted { $0.key < $1.key }.map { ([("reason", $0.key.rawValue)], Double($0.value)) })
-            // Every outcome, 0 where none: a series that comes and goes breaks rate() and alerts.
-            let outcomes = Dictionary(grouping: report.feeds, by: \.outcome)
-            gauge("ingest_feeds", "Input files of the last run, by outcome.",
-                  FeedOutcome.allCases.map { ([("outcome", $0.rawValue)], Double(outcomes[$0]?.count ?? 0)) })
-            var gates: [String: Int] = ["offers": 0, "pharmacies": 0, "pharmacies_rise": 0, "unregistered_pharmacies": 0, "fresh_share": 0,
-                                         "empty_result": 0, "no_stock_feed": 0]
-            if case .gates(let failures) = report.blocked { for failure in failures { gates[failure.gate] = 1 } }
-            if let blocked = report.blocked, blocked.code != "gates" { gates[blocked.code] = 1 }
-            gauge("ingest_quality_gate_failed", "1 for each quality gate the last run failed.",
-                  gates.sorted { $0.key < $1.key }.map { ([("gate", $0.key)], Double($0.value)) })
-            gauge("ingest_check_failed", "Pharmacies each wrong-data check failed in the last run.",
-                  report.checks.map { ([("check", $0.check)], Double($0.failed.count)) })
-            gauge("ingest_check_margin", "How far inside its limit the closest passing pharmacy stayed (price: factor, items: percentage points).",
-                  report.checks.compactMap { check in check.margin.map { ([("check", check.check)], $0) } })
-            gauge("ingest_carried_over_pharmacies", "Pharmacies kept stale from an earlier snapshot.",
-                  [([], Double(report.carriedOver.filter { $0.kind == .pharmacy && !$0.dropped }.count))])
-        }
+        // Every family on every run, a run that stopped before its report
+        // (exit 64, 70, 78 …) included: a series that comes and goes breaks
+        // rate() and alerts. Rows and reject reasons keep the previous
+        // file's series (rows at their values: what `current` still holds;
+        // rejects at 0: this run rejected nothing).
+        let rows = report?.rowCounts ?? Self.samples(of: "ingest_rows", label: "table", in: previous)
+        gauge("ingest_rows", "Rows per table in the snapshot built by the last run (a run without one: the previous file's).",
+              rows.sorted { $0.key < $1.key }.map { ([("table", $0.key)], Double($0.value)) })
+        var rejects = Self.samples(of: "ingest_rejects", label: "reason", in: previous).mapValues { _ in 0 }
+        for (reason, count) in report?.rejectCounts ?? [:] { rejects[reason.rawValue] = count }
+        gauge("ingest_rejects", "Records rejected by the last run, by reason.",
+              rejects.sorted { $0.key < $1.key }.map { ([("reason", $0.key)], Double($0.value)) })
+        let outcomes = Dictionary(grouping: report?.feeds ?? [], by: \.outcome)
+        gauge("ingest_feeds", "Input files of the last run, by outcome.",
+              FeedOutcome.allCases.map { ([("outcome", $0.rawValue)], Double(outcomes[$0]?.count ?? 0)) })
+        var gates: [String: Int] = ["offers": 0, "pharmacies": 0, "pharmacies_rise": 0, "unregistered_pharmacies": 0, "fresh_share": 0,
+                                     "empty_result": 0, "no_stock_feed": 0]
+        if case .gates(let failures)? = report?.blocked { for failure in failures { gates[failure.gate] = 1 } }
+        if let blocked = report?.blocked, blocked.code != "gates" { gates[blocked.code] = 1 }
+        gauge("ingest_quality_gate_failed", "1 for each quality gate the last run failed.",
+              gates.sorted { $0.key < $1.key }.map { ([("gate", $0.key)], Double($0.value)) })
+        var checks = Dictionary(uniqueKeysWithValues: Self.checks.map { ($0, 0) })
+        for check in report?.checks ?? [] { checks[check.check] = check.failed.count }
+        gauge("ingest_check_failed", "Pharmacies each wrong-data check failed in the last run.",
+              checks.sorted { $0.key < $1.key }.map { ([("check", $0.key)], Double($0.value)) })
+        gauge("ingest_check_margin", "How far inside its limit the closest passing pharmacy stayed (price: factor, items: percentage points).",
+              (report?.checks ?? []).compactMap { check in check.margin.map { ([("check", check.check)], $0) } })
+        gauge("ingest_carried_over_pharmacies", "Pharmacies kept stale from an earlier snapshot (a run without a report: the previous file's).",
+              [([], report.map { Double($0.carriedOver.filter { $0.kind == .pharmacy && !$0.dropped }.count) }
+                    ?? Self.value(of: "ingest_carried_over_pharmacies", in: previous) ?? 0)])
         return registry.emitToString()
+    }
+
+    /// The wrong-data checks, each always a series of `ingest_check_failed`.
+    static let checks = [RejectReason.priceShift.rawValue, RejectReason.itemCountDrop.rawValue, RejectReason.duplicateStock.rawValue]
+
+    /// A labelled family's samples in an earlier textfile, by the label's value.
+    static func samples(of name: String, label: String, in text: String?) -> [String: Int] {
+        guard let text else { return [:] }
+        var samples: [String: Int] = [:]
+        let prefix = "\(name){\(label)=\""
+        for line in text.split(separator: "\n") where line.hasPrefix(prefix) {
+            let rest = line.dropFirst(prefix.count)
+            guard let close = rest.firstIndex(of: "\""), let space = rest.lastIndex(of: " "),
+                  let value = Double(rest[rest.index(after: space)...]) else { continue }
+            samples[String(rest[..<close])] = Int(value)
+        }
+        return samples
     }
 
     /// A sample's value from an earlier textfile: how the last success time

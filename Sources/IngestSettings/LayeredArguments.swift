@@ -27,6 +27,7 @@ public struct LayeredArguments {
     public struct Failure: Error, CustomStringConvertible {
         public var message: String
         public var description: String { message }
+        public init(message: String) { self.message = message }
     }
 
     public let options: [String: Option]
@@ -49,8 +50,24 @@ public struct LayeredArguments {
         self.environmentPrefix = environmentPrefix
     }
 
+    /// One setting from a file or the environment: where it came from, for
+    /// a person ("FILE: key = value", "INGEST_X=value"), its option's name
+    /// and the arguments it stands for.
+    public struct Setting: Sendable, Equatable {
+        public var source: String
+        public var option: String
+        public var arguments: [String]
+        /// The file, or the variable, alone: what `config show` says a value came from.
+        public var origin: String
+    }
+
     /// The arguments the file at `path` gives (nil: none). Its keys must be options of the command.
     public func fromFile(_ path: String, onlyKnownKeys: Bool = false) throws -> [String] {
+        try settings(fromFile: path, onlyKnownKeys: onlyKnownKeys).flatMap(\.arguments)
+    }
+
+    /// The file's settings, key by key, in key order.
+    public func settings(fromFile path: String, onlyKnownKeys: Bool = false) throws -> [Setting] {
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
             throw Failure(message: "the configuration file \(path) cannot be read")
         }
@@ -58,50 +75,66 @@ public struct LayeredArguments {
         do { table = try TOMLTable(string: text) } catch {
             throw Failure(message: "\(path) is not valid TOML: \(error)")
         }
-        var arguments: [String] = []
+        var settings: [Setting] = []
         for key in table.keys.sorted() {
             guard let option = options[key], let value = table[key] else {
                 if onlyKnownKeys { continue }
                 throw Failure(message: "\(path): '\(key)' is not an option of this command; known: \(options.keys.sorted().joined(separator: ", "))")
             }
+            func setting(_ arguments: [String], _ shown: String) -> Setting {
+                Setting(source: "\(path): \(key) = \(shown)", option: key, arguments: arguments, origin: path)
+            }
             if let flag = value.bool {
                 guard !option.takesValue else { throw Failure(message: "\(path): '\(key)' takes a value, not \(flag)") }
-                if flag { arguments.append("--\(key)") }
+                settings.append(setting(flag ? ["--\(key)"] : [], "\(flag)"))
                 continue
             }
             guard option.takesValue else { throw Failure(message: "\(path): '\(key)' is a switch: true or false") }
             if let text = value.string {
-                arguments += ["--\(key)", text]
+                settings.append(setting(Self.option(key, text), "\"" + text.replacingOccurrences(of: "\"", with: "\\\"") + "\""))
             } else if let number = value.int {
-                arguments += ["--\(key)", String(number)]
+                settings.append(setting(Self.option(key, String(number)), String(number)))
             } else if let number = value.double {
-                arguments += ["--\(key)", String(number)]
+                settings.append(setting(Self.option(key, String(number)), String(number)))
             } else {
                 throw Failure(message: "\(path): '\(key)' must be a string, a number or true/false")
             }
         }
-        return arguments
+        return settings
+    }
+
+    /// `--name value`, or `--name=value` for a value that starts with a
+    /// dash: the parser would take `-1` for an option and say a value is missing.
+    static func option(_ name: String, _ value: String) -> [String] {
+        value.hasPrefix("-") ? ["--\(name)=\(value)"] : ["--\(name)", value]
     }
 
     /// The arguments `environment` gives: `INGEST_MAX_STALE_DAYS=7` is
     /// `--max-stale-days 7`, `INGEST_DRY_RUN=1` (or true, yes) `--dry-run`.
     /// Variables that name no option are left alone (the tests' own, say).
     public func fromEnvironment(_ environment: [String: String]) throws -> [String] {
-        var arguments: [String] = []
+        try settings(fromEnvironment: environment).flatMap(\.arguments)
+    }
+
+    /// The environment's settings, variable by variable, in option order.
+    public func settings(fromEnvironment environment: [String: String]) throws -> [Setting] {
+        var settings: [Setting] = []
         for (name, option) in options.sorted(by: { $0.key < $1.key }) {
             let variable = environmentPrefix + name.uppercased().replacingOccurrences(of: "-", with: "_")
             guard let value = environment[variable] else { continue }
+            let arguments: [String]
             if option.takesValue {
-                arguments += ["--\(name)", value]
+                arguments = Self.option(name, value)
             } else {
                 switch value.lowercased() {
-                case "1", "true", "yes": arguments.append("--\(name)")
-                case "0", "false", "no", "": break
+                case "1", "true", "yes": arguments = ["--\(name)"]
+                case "0", "false", "no", "": arguments = []
                 default: throw Failure(message: "\(variable)=\(value): a switch is 1/true/yes or 0/false/no")
                 }
             }
+            settings.append(Setting(source: "\(variable)=\(value)", option: name, arguments: arguments, origin: variable))
         }
-        return arguments
+        return settings
     }
 
     /// The layered arguments: `--config FILE` (taken out of `userArguments`)
@@ -109,6 +142,14 @@ public struct LayeredArguments {
     /// `onlyKnownKeys`: the file's other keys are for another command and are passed over.
     public func arguments(_ userArguments: [String], environment: [String: String], defaultFile: String?,
                           onlyKnownKeys: Bool = false) throws -> [String] {
+        let layers = try self.layers(userArguments, environment: environment, defaultFile: defaultFile, onlyKnownKeys: onlyKnownKeys)
+        return layers.settings.flatMap(\.arguments) + layers.user
+    }
+
+    /// The layers apart: the file's and the environment's settings, in the
+    /// order they apply, and the user's own arguments without `--config`.
+    public func layers(_ userArguments: [String], environment: [String: String], defaultFile: String?,
+                       onlyKnownKeys: Bool = false) throws -> (settings: [Setting], user: [String]) {
         var user = userArguments
         var file = environment[environmentPrefix + "CONFIG"] ?? defaultFile.flatMap { FileManager.default.fileExists(atPath: $0) ? $0 : nil }
         if let index = user.firstIndex(where: { $0 == "--config" || $0.hasPrefix("--config=") }) {
@@ -122,6 +163,6 @@ public struct LayeredArguments {
             }
             guard FileManager.default.fileExists(atPath: file!) else { throw Failure(message: "the configuration file \(file!) does not exist") }
         }
-        return try (file.map { try fromFile($0, onlyKnownKeys: onlyKnownKeys) } ?? []) + fromEnvironment(environment) + user
+        return (try (file.map { try settings(fromFile: $0, onlyKnownKeys: onlyKnownKeys) } ?? []) + settings(fromEnvironment: environment), user)
     }
 }

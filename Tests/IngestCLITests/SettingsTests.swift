@@ -55,3 +55,61 @@ import Testing
         #expect(serve.status == 78 && serve.stderr.hasPrefix("ingest-serve: configuration error: \(bad): 'colour' is not an option of this command"))
     }
 }
+
+/// Issue 44, item 3: settings everywhere, and errors that name where a bad value came from.
+@Suite struct SettingsErrorTests {
+    @Test func aBadValueFromTheFileOrTheEnvironmentExits78NamingItAndWritesMetrics() throws {
+        let temporary = TemporaryDirectory()
+        let metrics = "\(temporary.path)/ingest.prom"
+        let config = temporary.write("ingest.toml", text: "feeds = \"\(temporary.path)/feeds\"\nmax-stale-days = \"seven\"\nmetrics-file = \"\(metrics)\"\n")
+        let file = try CommandRunner.ingest(["--config", config])
+        #expect(file.status == 78)
+        #expect(file.stderr == "ingest: configuration error: \(config): max-stale-days = \"seven\": The value 'seven' is invalid for '--max-stale-days <max-stale-days>'\n")
+        let written = try PrometheusTextfile(contentsOfFile: metrics)
+        #expect(written["ingest_last_run_exit_code"] == 78 && written["ingest_last_run_success"] == 0)
+        // Every family, as on a night that ran: no series comes and goes.
+        for series in ["ingest_feeds{outcome=\"loaded\"}", "ingest_quality_gate_failed{gate=\"no_stock_feed\"}", "ingest_check_failed{check=\"price_shift\"}",
+                       "ingest_carried_over_pharmacies"] {
+            #expect(written[series] == 0, "\(series)")
+        }
+
+        let good = temporary.write("good.toml", text: "metrics-file = \"\(metrics)\"\n")
+        let environment = try CommandRunner.ingest(["--config", good], environment: ["INGEST_KEEP": "-1"])
+        #expect(environment.status == 78)
+        #expect(environment.stderr == "ingest: configuration error: INGEST_KEEP=-1: --keep must be at least 1\n")
+        // The same line on the command line is the parser's usage error (64), and is written too.
+        let flag = try CommandRunner.ingest(["--keep", "0", "--metrics-file", metrics])
+        #expect(flag.status == 64)
+        #expect(try PrometheusTextfile(contentsOfFile: metrics)["ingest_last_run_exit_code"] == 64)
+    }
+
+    /// `check` and `adapters` once ignored the settings file: a feed the night loads read as unrecognised (exit 4).
+    @Test func checkAndAdaptersTakeTheMappingsFromTheSettings() throws {
+        let temporary = TemporaryDirectory()
+        let config = temporary.write("ingest.toml", text: "mappings = \"\(RepositoryFiles.mappingsDirectory)\"\nmax-stale-days = 3\n")
+        let feed = RepositoryFiles.feed("zales24_export_2013-06-01.csv")
+        let checked = try CommandRunner.ingest(["check", feed, "--config", config, "--as-of", "2013-06-02"], in: temporary.path)
+        #expect(checked.status == 0, "\(checked.stdout)\(checked.stderr)")
+        let unconfigured = try CommandRunner.ingest(["check", feed, "--as-of", "2013-06-02"], in: temporary.path)
+        #expect(unconfigured.status == 4, "without the file the mapping is not found from this folder")
+        let adapters = try CommandRunner.ingest(["adapters"], in: temporary.path, environment: ["INGEST_CONFIG": config])
+        #expect(adapters.status == 0 && adapters.stdout.contains("zales24"), "\(adapters.stdout)")
+    }
+
+    @Test func configShowSaysEachValueAndWhereItCameFromAndCheckValidates() throws {
+        let temporary = TemporaryDirectory()
+        let config = temporary.write("ingest.toml", text: "feeds = \"/srv/feeds\"\nquiet = true\n")
+        let shown = try CommandRunner.ingest(["config", "show", "--config", config], environment: ["INGEST_KEEP": "3"])
+        #expect(shown.status == 0, "\(shown.stderr)")
+        let lines = shown.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.first == "feeds = /srv/feeds".padding(toLength: 40, withPad: " ", startingAt: 0) + "  # \(config)")
+        #expect(lines.contains("keep = 3".padding(toLength: 40, withPad: " ", startingAt: 0) + "  # INGEST_KEEP"))
+        #expect(lines.contains("quiet = true".padding(toLength: 40, withPad: " ", startingAt: 0) + "  # \(config)"))
+        #expect(lines.contains("max-stale-days = 7".padding(toLength: 40, withPad: " ", startingAt: 0) + "  # default"))
+        let checked = try CommandRunner.ingest(["config", "check", "--config", config], environment: ["INGEST_KEEP": "3"])
+        #expect(checked.status == 0 && checked.stdout == "ok: 3 settings valid for ingest import (from \(config), INGEST_KEEP)\n")
+        let bad = try CommandRunner.ingest(["config", "check", "--config", config], environment: ["INGEST_KEEP": "none"])
+        #expect(bad.status == 78)
+        #expect(bad.stderr == "ingest: configuration error: INGEST_KEEP=none: The value 'none' is invalid for '--keep <keep>'\n")
+    }
+}
