@@ -14,7 +14,7 @@ struct IngestCommand: ParsableCommand {
         abstract: "Import pharmacy stock feeds and reference data into a versioned SQLite snapshot.",
         discussion: ExitStatus.helpText,
         version: importerVersion,
-        subcommands: [ImportCommand.self, SnapshotsCommand.self, QuarantineCommand.self, AdaptersCommand.self, CheckCommand.self, ConfigCommand.self,
+        subcommands: [ImportCommand.self, SnapshotsCommand.self, QuarantineCommand.self, AdaptersCommand.self, CheckCommand.self, ConfigCommand.self, FeedsCommand.self,
                       GenerateCommand.self, TestDatabaseCommand.self],
         defaultSubcommand: ImportCommand.self
     )

@@ -15,11 +15,14 @@ struct FeedInventory {
         var skipped: String?
         /// Not read because the system refused it (`open` or `stat` failed), not by rule.
         var unreadable = false
+        /// Its modification time in nanoseconds, for the ledger of files judged on earlier nights.
+        var modified: Int64?
 
-        init(name: String, path: String, file: FeedFile) {
+        init(name: String, path: String, file: FeedFile, modified: Int64? = nil) {
             self.name = name
             self.path = path
             self.file = file
+            self.modified = modified
         }
 
         init(name: String, path: String, skipped: String, unreadable: Bool = false) {
@@ -78,7 +81,7 @@ struct FeedInventory {
             case S_IFREG:
                 do throws(FeedFailure) {
                     if utf8Name != nil {
-                        entries.append(Entry(name: display, path: path, file: try FeedFile.open(path: path, name: display)))
+                        entries.append(Entry(name: display, path: path, file: try FeedFile.open(path: path, name: display), modified: Self.nanoseconds(info.st_mtim)))
                     } else {
                         let descriptor = bytePath.withUnsafeBufferPointer {
                             $0.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_RDONLY | O_NOFOLLOW | O_CLOEXEC) }
@@ -87,7 +90,8 @@ struct FeedInventory {
                             throw FeedFailure(reason: .unreadable, message: "cannot open: \(String(cString: strerror(errno)))")
                         }
                         let held = HeldFile(descriptor: descriptor)
-                        entries.append(Entry(name: display, path: held.path, file: try FeedFile.open(path: held.path, name: display, held: held)))
+                        entries.append(Entry(name: display, path: held.path, file: try FeedFile.open(path: held.path, name: display, held: held),
+                                             modified: Self.nanoseconds(info.st_mtim)))
                     }
                 } catch {
                     entries.append(Entry(name: display, path: path, skipped: error.message, unreadable: error.reason == .unreadable))
@@ -104,6 +108,13 @@ struct FeedInventory {
             return entry
         }
     }
+
+    static func nanoseconds(_ time: timespec) -> Int64 { Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec) }
+
+    /// The inventory without the files `leave` says to pass over.
+    func without(_ leave: (Entry) -> Bool) -> FeedInventory { FeedInventory(entries: entries.filter { !leave($0) }) }
+
+    private init(entries: [Entry]) { self.entries = entries }
 
     /// The folder's names as the file system holds them (bytes), in byte order.
     static func names(in directory: String) throws -> [[UInt8]] {

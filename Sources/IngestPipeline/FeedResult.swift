@@ -18,12 +18,16 @@ public struct FeedResult: Sendable {
     /// Why the file was rejected whole, skipped or superseded, for a person.
     public var message: String?
 
+    /// Judged on an earlier night and not read again (`FeedLedger`): counted, not listed, not mailed.
+    public var earlierNight = false
+
     public var rejected: Int { rejectsByReason.values.reduce(0, +) }
 
     /// A feed the operator should look at: not loaded (rejected, skipped,
     /// unrecognised), or loaded with rejects. The text report lists only
     /// these unless `--verbose`; the HTML report marks them and puts them first.
     public var needsAttention: Bool {
+        if earlierNight { return false }
         switch outcome {
         case .loaded, .superseded, .carriedOver: return rejected > 0
         case .rejected, .skipped, .unreadable, .unrecognised, .quarantined: return true

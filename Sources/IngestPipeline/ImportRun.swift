@@ -58,6 +58,7 @@ public final class ImportRun {
             if report.blocked == nil, let previous = built.previous, try Self.holdsTheSameData(staging.path, as: previous, report: report) {
                 report.nothingNew = true
                 logger.info("nothing new to publish", metadata: ["event": "nothing_new", "current": "\(previous.version)"])
+                if !options.dryRun { recordLedger(setup, report: report, version: previous.version, in: staging.directory) }
             }
             if options.dryRun || report.blocked != nil || report.nothingNew {
                 staging.discard(dryRun: options.dryRun)
@@ -67,6 +68,7 @@ public final class ImportRun {
             }
             clock.begin("checking and publishing")
             try publish(built, from: staging, version: version, report: &report)
+            recordLedger(setup, report: report, version: version, in: staging.directory)
             clock.lap("checked and published")
             report.phases = clock.laps
             return report
@@ -82,6 +84,10 @@ public final class ImportRun {
         var catalog: AdapterCatalog
         var files: FeedClassification
         var rules: PatientPriceRules?
+        /// The ledger's entries of files left from earlier nights, not read tonight.
+        var ledgerKept: [FeedLedger.Entry] = []
+        /// Tonight's files' modification times, by name.
+        var modified: [String: Int64] = [:]
     }
 
     /// The adapters, the price rules and the feeds folder's files; a bad
@@ -108,8 +114,22 @@ public final class ImportRun {
             report.feedsFolderMissing = true
             inventory = FeedInventory()
         }
-        let quarantine = try Quarantine.load(from: SnapshotDirectory(path: options.snapshotsDirectory))
-        let files = FeedClassification(inventory, catalog: catalog, referenceKinds: Set(references.map { $0.kind }), quarantine: quarantine)
+        let snapshots = SnapshotDirectory(path: options.snapshotsDirectory)
+        let quarantine = try Quarantine.load(from: snapshots)
+        // Files a published night judged for good are not read again (issue 44): counted, not listed.
+        let ledger = FeedLedger.load(from: snapshots)
+        let current = snapshots.currentVersion()
+        var kept: [FeedLedger.Entry] = []
+        let unread = inventory.without { entry in
+            guard let file = entry.file, let modified = entry.modified,
+                  let judged = ledger.judged(name: entry.name, size: file.size, modified: modified, before: runDate, current: current),
+                  PharmacyFeedParser.digest(file) == judged.sha256 else { return false }
+            kept.append(judged)
+            return true
+        }
+        report.earlierNightFiles = kept.map(\.name)
+        report.feeds += kept.map(ledger.line)
+        let files = FeedClassification(unread, catalog: catalog, referenceKinds: Set(references.map { $0.kind }), quarantine: quarantine)
         report.feeds += files.settled
         var rules = configuredRules
         if rules == nil, !(files.references[.reimbursementList] ?? []).isEmpty || !mappingsPresent {
@@ -121,7 +141,8 @@ public final class ImportRun {
             try report.warnings.append(Warning(file: PatientPriceRulesLoader.fileName, line: 0, key: "", code: .defaultPriceRules,
                                                message: "\(missing); using the built-in fee periods of FEEDS.md §7"))
         }
-        return Setup(catalog: catalog, files: files, rules: rules)
+        let modified = Dictionary(unread.entries.compactMap { entry in entry.modified.map { (entry.name, $0) } }, uniquingKeysWith: { first, _ in first })
+        return Setup(catalog: catalog, files: files, rules: rules, ledgerKept: kept, modified: modified)
     }
 
     /// Where the snapshot is built: a staging file in the snapshots folder,
@@ -342,6 +363,16 @@ public final class ImportRun {
             logger.warning("quality gates overridden with --force", metadata: ["event": "gates_forced", "gates": .array(failures.map { .string($0.gate) })])
         } else {
             report.blocked = .gates(failures)
+        }
+    }
+
+    /// Tonight's judgements, for the nights after: written once the night
+    /// stands (published, or current found to hold the same data). A ledger
+    /// not written only means tomorrow reads these files again: a warning in the log, not a failed night.
+    private func recordLedger(_ setup: Setup, report: RunReport, version: String, in directory: SnapshotDirectory) {
+        let ledger = FeedLedger.tonight(keeping: setup.ledgerKept, feeds: report.feeds, modified: setup.modified, night: runDate, version: version)
+        do { try ledger.save(to: directory) } catch {
+            logger.warning("feeds ledger not written", metadata: ["event": "ledger_not_written", "error": "\(error)"])
         }
     }
 

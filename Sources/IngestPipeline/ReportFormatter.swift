@@ -29,7 +29,7 @@ public struct ReportFormatter {
     /// else the verdict and those things, one line each.
     public func attention(_ report: RunReport, elapsed: TimeInterval? = nil) -> String {
         var lines: [String] = []
-        for feed in report.feeds where feed.outcome == .rejected || feed.outcome == .unreadable {
+        for feed in report.feeds where (feed.outcome == .rejected || feed.outcome == .unreadable) && !feed.earlierNight {
             lines.append("  \(feed.outcome.rawValue): \(feed.file)" + (feed.pharmacyID.map { " (pharmacy \($0))" } ?? "") + ": \(feed.message ?? feed.reason ?? "")")
         }
         for check in report.checks where !check.failed.isEmpty {
@@ -83,6 +83,10 @@ public struct ReportFormatter {
         }
         let shown = verbose ? report.feeds : report.feeds.filter(\.needsAttention)
         lines += feedTable(shown, of: report.feeds)
+        if !report.earlierNightFiles.isEmpty {
+            let count = report.earlierNightFiles.count
+            lines.append("\(count == 1 ? "1 file" : "\(count) files") left from earlier nights, already judged and not read again (ingest feeds prune removes them)")
+        }
         lines += grouped("rejects by reason:", report.rejects) { reject in
             Sample(file: reject.file, line: reject.line, key: reject.key, text: (reject.field.map { "\($0): " } ?? "") + reject.message)
         }

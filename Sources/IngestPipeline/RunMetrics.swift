@@ -60,6 +60,8 @@ public struct RunMetrics {
         for (reason, count) in report?.rejectCounts ?? [:] { rejects[reason.rawValue] = count }
         gauge("ingest_rejects", "Records rejected by the last run, by reason.",
               rejects.sorted { $0.key < $1.key }.map { ([("reason", $0.key)], Double($0.value)) })
+        gauge("ingest_feeds_left_from_earlier_nights", "Files an earlier night judged for good, left in the feeds folder and not read again.",
+              [([], Double(report?.earlierNightFiles.count ?? 0))])
         let outcomes = Dictionary(grouping: report?.feeds ?? [], by: \.outcome)
         gauge("ingest_feeds", "Input files of the last run, by outcome.",
               FeedOutcome.allCases.map { ([("outcome", $0.rawValue)], Double(outcomes[$0]?.count ?? 0)) })

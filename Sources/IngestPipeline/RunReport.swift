@@ -21,6 +21,8 @@ public struct RunReport: Sendable {
     public var nothingNew = false
     /// The feeds folder was not there (unmounted, removed): read as empty.
     public var feedsFolderMissing = false
+    /// Files a published earlier night judged for good (`FeedLedger`): not read tonight, only counted.
+    public var earlierNightFiles: [String] = []
     /// Gates that failed and were overridden with --force.
     public var forcedGates: [QualityGates.Failure] = []
     /// How the wrong-data checks went (price shift, item count drop, duplicate stock).

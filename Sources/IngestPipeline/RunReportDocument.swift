@@ -147,6 +147,8 @@ public struct RunReportDocument: Codable, Sendable {
     @NullEncoded public var baseline: String?
     /// What killed runs had left, removed by this one.
     public var cleanedUp: [String]
+    /// Files of the feeds folder an earlier night judged for good: not read again, only counted (`FeedLedger`).
+    public var earlierNightFiles: Int
 
     enum CodingKeys: String, CodingKey {
         case published, blocked, feeds, diff, rejects, checks, error, baseline
@@ -156,6 +158,7 @@ public struct RunReportDocument: Codable, Sendable {
         case dryRun = "dry_run", publishedVersion = "published_version", previousVersion = "previous_version"
         case failedGates = "failed_gates", forcedGates = "forced_gates", rowCounts = "row_counts"
         case rejectCounts = "reject_counts", warningCounts = "warning_counts", carriedOver = "carried_over", cleanedUp = "cleaned_up"
+        case earlierNightFiles = "earlier_night_files"
     }
 
     /// The report of `run`; `report` is nil when the run stopped on an error before it had one.
@@ -172,6 +175,7 @@ public struct RunReportDocument: Codable, Sendable {
         previousVersion = report?.previousVersion
         published = report?.publishedVersion != nil
         nothingNew = report?.nothingNew ?? false
+        earlierNightFiles = report?.earlierNightFiles.count ?? 0
         blocked = report?.blocked?.code
         if case .gates(let failures)? = report?.blocked { failedGates = failures.map(Gate.init) } else { failedGates = [] }
         forcedGates = report?.forcedGates.map(Gate.init) ?? []
