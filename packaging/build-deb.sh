@@ -55,6 +55,9 @@ for page in var/deb/man/*.1; do gzip -9n -c "$page" > "$ROOT/usr/share/man/man1/
 install -D -m 644 README.md "$ROOT/usr/share/doc/ingest/README.md"
 for doc in OPERATIONS FORMATS USAGE SNAPSHOTS; do install -m 644 "docs/$doc.md" "$ROOT/usr/share/doc/ingest/"; done
 install -D -m 644 packaging/alerts.yml "$ROOT/usr/share/doc/ingest/examples/alerts.yml"
+install -m 644 packaging/copyright packaging/README.Debian "$ROOT/usr/share/doc/ingest/"
+gzip -9n -c packaging/changelog > "$ROOT/usr/share/doc/ingest/changelog.Debian.gz"
+install -D -m 644 packaging/ingest.default "$ROOT/etc/default/ingest"
 
 # No Swift runtime outside the binaries: a toolchain library here would be missing on the servers.
 ldd "$ROOT/usr/bin/ingest" "$ROOT/usr/bin/ingest-serve" > var/deb/ldd.txt
@@ -86,8 +89,8 @@ Description: nightly importer of pharmacy stock feeds into versioned SQLite snap
  tier and publishes a versioned, verified SQLite snapshot; ingest-serve
  answers the read API from it. Runs nightly from ingest.timer.
 CONTROL
-printf '%s\n' /etc/ingest/ingest.toml /etc/ingest/ingest-serve.toml /etc/ingest/mappings/patient_price_rules.toml /etc/logrotate.d/ingest \
+printf '%s\n' /etc/ingest/ingest.toml /etc/ingest/ingest-serve.toml /etc/ingest/mappings/patient_price_rules.toml /etc/logrotate.d/ingest /etc/default/ingest \
   > "$ROOT/DEBIAN/conffiles"
-install -m 755 packaging/postinst packaging/postrm "$ROOT/DEBIAN/"
+install -m 755 packaging/postinst packaging/prerm packaging/postrm "$ROOT/DEBIAN/"
 dpkg-deb --build --root-owner-group "$ROOT" "var/deb/$NAME.deb" >&2
 echo "var/deb/$NAME.deb"
