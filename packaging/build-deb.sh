@@ -3,8 +3,8 @@
 # dpkg-deb. The binaries link the Swift runtime statically
 # (--static-swift-stdlib: no toolchain at run time); the C libraries they
 # use are Debian's, named in Depends from what the binaries link. The
-# version comes from git (a tag, else the commit's date and id), never a
-# literal. `make install` copies the same tree (bin, man, completions,
+# version is the binary's `--version` (the release, the commit's date and
+# id, from BuildInfoPlugin), never a literal. `make install` copies the same tree (bin, man, completions,
 # units, settings) under DESTDIR and PREFIX.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -15,11 +15,9 @@ for product in ingest ingest-serve; do
 done
 BIN="$SCRATCH/release"
 
-if tag=$(git describe --tags --exact-match 2>/dev/null); then
-  VERSION=${tag#v}
-else
-  VERSION="0~git$(git log -1 --format=%cd --date=format:%Y%m%d%H%M).$(git rev-parse --short=10 HEAD)"
-fi
+# The package's version is the binary's own (`ingest --version`): one
+# string, 0.1.0+gitDATE.COMMIT, sorting by commit date.
+VERSION=$("$BIN/ingest" --version)
 ARCH=$(dpkg --print-architecture)
 NAME="ingest_${VERSION}_${ARCH}"
 ROOT="var/deb/$NAME"
@@ -51,7 +49,11 @@ done
 mkdir -p "$ROOT/usr/share/man/man1" var/deb/man
 rm -f var/deb/man/*
 "$SWIFT" package --allow-writing-to-package-directory generate-manual --multi-page --output-directory "$PWD/var/deb/man" >&2
-for page in var/deb/man/*.1; do gzip -9n -c "$page" > "$ROOT/usr/share/man/man1/$(basename "$page").gz"; done
+# ingest.import.1 → ingest-import.1, so that `man ingest-import` finds it (Debian's git-* style).
+for page in var/deb/man/*.1; do
+  name=$(basename "$page" .1 | tr . -)
+  gzip -9n -c "$page" > "$ROOT/usr/share/man/man1/$name.1.gz"
+done
 install -D -m 644 README.md "$ROOT/usr/share/doc/ingest/README.md"
 for doc in OPERATIONS FORMATS USAGE SNAPSHOTS; do install -m 644 "docs/$doc.md" "$ROOT/usr/share/doc/ingest/"; done
 install -D -m 644 packaging/alerts.yml "$ROOT/usr/share/doc/ingest/examples/alerts.yml"

@@ -123,4 +123,4 @@ struct IngestCommand: ParsableCommand {
 /// The version a build reports (`--version`) and writes into each manifest's
 /// `importer_version`: the release number and the commit it was built from
 /// (`BuildInfo`, written by BuildInfoPlugin), so two builds are told apart.
-let importerVersion = "\(IngestVersion.current) (commit \(BuildInfo.commit))"
+let importerVersion = IngestVersion.build(commit: BuildInfo.commit, date: BuildInfo.commitDate)

@@ -23,7 +23,7 @@ struct ServeCommand: AsyncParsableCommand {
             published); GET /metrics is Prometheus text. A newly published current is picked up without a \
             restart; requests in flight finish on the old one. One JSON line per request goes to the access log.
             """,
-        version: "\(IngestVersion.current) (commit \(BuildInfo.commit))")
+        version: IngestVersion.build(commit: BuildInfo.commit, date: BuildInfo.commitDate))
 
     /// Where an installed `ingest-serve` finds its settings when `--config` names none.
     static let defaultConfigFile = "/etc/ingest/ingest-serve.toml"
