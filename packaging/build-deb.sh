@@ -58,7 +58,7 @@ install -D -m 644 README.md "$ROOT/usr/share/doc/ingest/README.md"
 for doc in OPERATIONS FORMATS USAGE SNAPSHOTS; do install -m 644 "docs/$doc.md" "$ROOT/usr/share/doc/ingest/"; done
 install -D -m 644 packaging/alerts.yml "$ROOT/usr/share/doc/ingest/examples/alerts.yml"
 install -m 644 packaging/copyright packaging/README.Debian "$ROOT/usr/share/doc/ingest/"
-gzip -9n -c packaging/changelog > "$ROOT/usr/share/doc/ingest/changelog.Debian.gz"
+gzip -9n -c packaging/changelog > "$ROOT/usr/share/doc/ingest/changelog.gz" # a native package: changelog, not changelog.Debian
 install -D -m 644 packaging/ingest.default "$ROOT/etc/default/ingest"
 
 # No Swift runtime outside the binaries: a toolchain library here would be missing on the servers.
@@ -80,7 +80,7 @@ cat > "$ROOT/DEBIAN/control" <<CONTROL
 Package: ingest
 Version: $VERSION
 Architecture: $ARCH
-Maintainer: ingest developers <ingest@localhost>
+Maintainer: ingest developers <ingest@example.org>
 Depends: $depends, adduser
 Section: misc
 Priority: optional

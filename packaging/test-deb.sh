@@ -38,3 +38,14 @@ if command -v promtool >/dev/null; then
 else
   echo "deb-test: promtool does not install here; alerts.yml not checked"
 fi
+# lintian: no error (warnings are listed); the units' exposure at 2.5 or below.
+command -v lintian >/dev/null || { $SUDO apt-get install -y -qq lintian >/dev/null 2>&1 || true; }
+if command -v lintian >/dev/null; then
+  lintian --fail-on error "$DEB" && echo "lintian: no error"
+else
+  echo "deb-test: lintian does not install here; not run"
+fi
+for unit in ingest.service ingest-serve.service; do
+  score=$(systemd-analyze security --offline=yes "$ROOT/lib/systemd/system/$unit" 2>/dev/null | sed -n 's/.*Overall exposure level for [^:]*: \([0-9.]*\).*/\1/p')
+  awk -v s="$score" -v u="$unit" 'BEGIN { if (s == "" || s > 2.5) { print "deb-test: " u " exposure " s " is over 2.5"; exit 1 } print u ": systemd-analyze security " s }'
+done
