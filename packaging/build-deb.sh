@@ -55,7 +55,8 @@ for page in var/deb/man/*.1; do
   gzip -9n -c "$page" > "$ROOT/usr/share/man/man1/$name.1.gz"
 done
 install -D -m 644 README.md "$ROOT/usr/share/doc/ingest/README.md"
-for doc in OPERATIONS FORMATS USAGE SNAPSHOTS; do install -m 644 "docs/$doc.md" "$ROOT/usr/share/doc/ingest/"; done
+for doc in OPERATIONS FORMATS USAGE SNAPSHOTS SERVING; do install -m 644 "docs/$doc.md" "$ROOT/usr/share/doc/ingest/"; done
+install -D -m 644 docs/schemas/run-report.schema.json "$ROOT/usr/share/doc/ingest/schemas/run-report.schema.json"
 install -D -m 644 packaging/alerts.yml "$ROOT/usr/share/doc/ingest/examples/alerts.yml"
 install -m 644 packaging/copyright packaging/README.Debian "$ROOT/usr/share/doc/ingest/"
 gzip -9n -c packaging/changelog > "$ROOT/usr/share/doc/ingest/changelog.gz" # a native package: changelog, not changelog.Debian
