@@ -10,6 +10,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 SWIFT=${SWIFT:-swift}
 SCRATCH=.build-static
+# SwiftPM runs BuildInfoPlugin only when it plans the build again: with no
+# source changed since the last package, the binaries kept the commit they
+# were first built at. Touching the files that read BuildInfo makes it plan.
+touch Sources/IngestCLI/IngestCommand.swift Sources/IngestServe/ServeCommand.swift
 for product in ingest ingest-serve; do
   "$SWIFT" build -c release --static-swift-stdlib --scratch-path "$SCRATCH" --product "$product" >&2
 done
@@ -18,6 +22,12 @@ BIN="$SCRATCH/release"
 # The package's version is the binary's own (`ingest --version`): one
 # string, 0.1.0+gitDATE.COMMIT, sorting by commit date.
 VERSION=$("$BIN/ingest" --version)
+commit=$(git describe --always --dirty --abbrev=12 --exclude '*')
+case "$VERSION" in
+  *".${commit//-/.}") ;;
+  *) echo "build-deb: ingest --version says $VERSION, but the checkout is $commit: a stale build" >&2; exit 1 ;;
+esac
+[ "$("$BIN/ingest-serve" --version)" = "$VERSION" ] || { echo "build-deb: ingest-serve --version differs from ingest's" >&2; exit 1; }
 ARCH=$(dpkg --print-architecture)
 NAME="ingest_${VERSION}_${ARCH}"
 ROOT="var/deb/$NAME"
