@@ -122,7 +122,7 @@ let package = Package(
         // READ_API.md's queries answered from an open snapshot, and following `current` as it moves.
         .target(
             name: "IngestReadAPI",
-            dependencies: ["IngestSnapshot"]
+            dependencies: ["IngestCore", "IngestSnapshot"]
         ),
         // The read API over HTTP (Hummingbird 2).
         .executableTarget(

@@ -41,6 +41,14 @@ TWIN=$(sqlite3 -readonly "$CURRENT" "SELECT a.aptcode FROM items a JOIN medicine
    AND lower(trim(rb.pack_size)) = lower(trim(ra.pack_size))
   ORDER BY a.aptcode LIMIT 1")
 WORD_URL=$(python3 -c "import sys, urllib.parse; print(urllib.parse.quote(sys.argv[1]))" "$WORD")
+# READ_API.md Version 3's forgiving search: the first word of a name with a
+# letter dropped (a typo: corrected against the vocabulary), two letters
+# (the widest ranking), and a name's words without their diacritics.
+TYPO=$(sqlite3 -readonly "$CURRENT" "SELECT lower(substr(w, 1, 3) || substr(w, 5)) FROM (
+  SELECT substr(name, 1, instr(name || ' ', ' ') - 1) AS w FROM items ORDER BY aptcode) WHERE length(w) >= 6 AND w NOT GLOB '*[0-9]*' LIMIT 1")
+TWO=$(printf %s "$WORD" | cut -c1-2)
+FOLDED=$(sqlite3 -readonly "$CURRENT" "SELECT name FROM items WHERE name GLOB '*[ÕÄÖÜŠŽõäöüšž]*' ORDER BY aptcode LIMIT 1" |
+  python3 -c "import sys, unicodedata, urllib.parse; t = ''.join(c for c in unicodedata.normalize('NFD', sys.stdin.read().strip()) if not unicodedata.combining(c)); print(urllib.parse.quote_plus(' '.join(t.lower().split()[:2])))")
 
 PORT_FILE="$WORK/serve-port.txt"
 "$SERVE" --snapshots "$SNAPSHOTS" --port 0 > "$PORT_FILE" 2> "$WORK/serve-err.txt" &
@@ -54,7 +62,8 @@ echo "snapshot: $(readlink "$CURRENT") ($(du -hL "$CURRENT" | cut -f1 | head -1)
 echo
 echo "| query | requests/s | p50 | p90 | p99 | max | errors |"
 echo "|---|---|---|---|---|---|---|"
-QUERIES=("q=p&latitude=59.437&longitude=24.7536" "q=i&search=$WORD_URL" "q=ip&aptcode=$ITEM&latitude=59.437&longitude=24.7536"
+QUERIES=("q=p&latitude=59.437&longitude=24.7536" "q=i&search=$WORD_URL" "q=i&search=$TWO" "q=i&search=$TYPO"
+         ${FOLDED:+"q=i&search=$FOLDED"} "q=ip&aptcode=$ITEM&latitude=59.437&longitude=24.7536"
          "q=id&aptcode=$ITEM&client_id=$PHARMACY" "q=a&atc=$ATC" "q=h&aptcode=$ITEM&client_id=$PHARMACY"
          "q=eq&aptcode=$TWIN&latitude=59.437&longitude=24.7536&tier=75")
 # One wrk run of a query: its row of the table (LABEL before the query when given).

@@ -138,9 +138,10 @@ struct ItemCatalog {
     }
 
     /// An offer's description of its item; `keeping` the leaflet and image of a row it replaces (what no feed gives).
+    /// Its text in NFC (READ_API.md, Version 3): search compares composed letters, and the apps show what was matched.
     private static func row(of offer: StockOffer, keeping old: ItemRow? = nil) -> ItemRow {
-        ItemRow(aptcode: offer.aptcode, packageCode: offer.packageCode, gtin: offer.gtin, name: offer.name,
-                producer: offer.producer, atc: offer.atc, activeSubstance: offer.activeSubstance,
+        ItemRow(aptcode: offer.aptcode, packageCode: offer.packageCode, gtin: offer.gtin, name: CanonicalText.nfc(offer.name),
+                producer: CanonicalText.nfc(offer.producer), atc: offer.atc, activeSubstance: CanonicalText.nfc(offer.activeSubstance),
                 infoURL: old?.infoURL, imageURL: old?.imageURL)
     }
 
@@ -156,9 +157,9 @@ struct ItemCatalog {
         guard !fills.isEmpty else { return }
         if fills.contains(.packageCode) { rows[position].packageCode = packageCode }
         if fills.contains(.gtin) { rows[position].gtin = gtin }
-        if fills.contains(.producer) { rows[position].producer = producer }
+        if fills.contains(.producer) { rows[position].producer = CanonicalText.nfc(producer) }
         if fills.contains(.atc) { rows[position].atc = atc }
-        if fills.contains(.activeSubstance) { rows[position].activeSubstance = activeSubstance }
+        if fills.contains(.activeSubstance) { rows[position].activeSubstance = CanonicalText.nfc(activeSubstance) }
         missing[position].subtract(fills)
     }
 

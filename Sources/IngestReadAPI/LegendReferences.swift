@@ -8,7 +8,7 @@ enum LegendReferences {
         var seen = Set<String>()
         var found: [(String, String)] = []
         for text in texts {
-            for word in ItemSearchExpression.words(text) where seen.insert(word).inserted {
+            for word in ItemSearchText.words(text) where seen.insert(word).inserted {
                 if let meaning = meanings[word] { found.append((word, meaning)) }
             }
         }

@@ -31,6 +31,8 @@ public final class OpenSnapshot: Sendable {
     /// How its prices are written: `meta.currency`'s form (EUR when it names none).
     let prices: PriceFormat
     let legend: [(code: String, text: String)]
+    /// The catalogue's words, what a search word with a typo is corrected against.
+    let vocabulary: SearchVocabulary
     /// `?q=eq`'s rankings, made once per group and tier for this snapshot.
     let equivalents = RankedEquivalents.cache()
     /// `?q=ip`'s offers written out, once per item for this snapshot: 64 MiB
@@ -73,6 +75,7 @@ public final class OpenSnapshot: Sendable {
         prices = PriceFormat(currency: try reader.database.strings("SELECT value FROM meta WHERE key = 'currency'").first ?? "EUR")
         pharmacies = PharmacyDirectory(try reader.pharmacies())
         legend = try reader.legend()
+        vocabulary = try reader.searchVocabulary()
         idle = Mutex([SendableReader(reader: reader)])
         available = DispatchSemaphore(value: max(1, maximumReaders))
     }

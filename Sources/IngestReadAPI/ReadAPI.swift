@@ -17,9 +17,12 @@ public enum ReadAPI {
         switch query {
         case .pharmacies(let near, let onlyNearest, let page):
             return encode(pharmacyList(snapshot, near: near, onlyNearest: onlyNearest, page: page))
-        case .itemSearch(let text, let atc, let page):
-            let found = try snapshot.withReader { reader in try search(text, atc: atc, page: page, in: reader) }
-            return encode(ItemSearch(items: found.items.map { .init(a: $0.aptcode, n: $0.name, p: $0.producer) }, paging: found.paging))
+        case .itemSearch(let text, let atc, let prescription, let page):
+            let found = try snapshot.withReader { reader in
+                try search(text, atc: atc, prescription: prescription, page: page, in: reader, vocabulary: snapshot.vocabulary)
+            }
+            return encode(ItemSearch(items: found.items.map { .init(a: $0.aptcode, n: $0.name, p: $0.producer, rx: $0.prescription) },
+                                     paging: found.paging))
         case .itemPharmacies(let aptcode, let near, let onlyNearest, let inStock, let page):
             return encode(try itemPharmacies(snapshot, aptcode: aptcode, near: near, onlyNearest: onlyNearest, inStock: inStock, page: page))
         case .equivalents(let aptcode, let near, let tier, let limit):
@@ -39,37 +42,59 @@ public enum ReadAPI {
 
     public static func error(_ reason: String) -> Data { encode(ErrorBody(error: reason)) }
 
-    /// `?q=i`: the items a code names exactly (aptcode, package code, GTIN,
-    /// GS1 element string), then those whose words match, within the ATC
-    /// prefix when one is given; by name, one page of them. Words that
-    /// match nothing find nothing; no words, with an ATC prefix, list its items.
+    /// `?q=i`: the items a code names exactly (aptcode, package code, GTIN
+    /// and the items below a case GTIN, GS1 element string, Digital Link)
+    /// first, then those whose words match (`SnapshotReader.search`'s
+    /// order), within the ATC prefix and the `rx` choice; one page of them.
+    /// Words that match nothing find nothing; no words, with an ATC prefix,
+    /// list its items.
     ///
     /// The page is cut from the merged list: the first `offset + limit` rows
     /// of the word search hold every row of it up to the page's end, and the
     /// exact matches (a handful at most) are counted in the total unless the
     /// words find them too.
-    static func search(_ text: String, atc: String?, page: ResultPage, in reader: SnapshotReader) throws -> (items: [SnapshotReader.Item], paging: Paging) {
+    static func search(_ text: String, atc: String?, prescription: Bool? = nil, page: ResultPage, in reader: SnapshotReader,
+                       vocabulary: SearchVocabulary) throws -> (items: [SnapshotReader.Item], paging: Paging) {
         let exact = try ScannedCode(text).map { code in
-            try reader.items(named: code).filter { atc == nil || ($0.atc ?? "").hasPrefix(atc!) }.map(\.item)
+            try reader.items(named: code, prescription: prescription).filter { atc == nil || ($0.atc ?? "").hasPrefix(atc!) }.map(\.item)
         } ?? []
-        let match = ItemSearchExpression.match(text)
-        let listed = match != nil || (atc != nil && text.allSatisfy(\.isWhitespace))
+        let plan = searchPlan(ItemSearchText(text), reader: reader, vocabulary: vocabulary)
+        let listed = plan != nil || (atc != nil && text.allSatisfy(\.isWhitespace))
         let limit = min(page.limit ?? searchLimit, ResultPage.maximum)
         let end = page.offset > Int.max - limit - exact.count ? Int.max : page.offset + limit + exact.count
         var items = exact
         var total = 0
         if listed {
-            items += try reader.search(match, atcPrefix: atc, limit: end)
-            total = try reader.searchCount(match, atcPrefix: atc)
+            items += try reader.search(plan, atcPrefix: atc, prescription: prescription, limit: end)
+            total = try reader.searchCount(plan, atcPrefix: atc, prescription: prescription)
         }
         var seen = Set<String>()
-        let merged = items.filter { seen.insert($0.aptcode).inserted }.sorted { ($0.name, $0.aptcode) < ($1.name, $1.aptcode) }
+        let merged = items.filter { seen.insert($0.aptcode).inserted }
         for item in Set(exact.map(\.aptcode)) {
-            if try !listed || !reader.matches(aptcode: item, match, atcPrefix: atc) { total += 1 }
+            if try !listed || !reader.matches(aptcode: item, plan, atcPrefix: atc, prescription: prescription) { total += 1 }
         }
         let range = page.range(total: total, defaultLimit: searchLimit)
         let shown = range.isEmpty ? [] : Array(merged[min(range.lowerBound, merged.count)..<min(range.upperBound, merged.count)])
         return (shown, Paging(total: total, shown: range))
+    }
+
+    /// The FTS5 queries for `text` (nil when it has no words). A word of 4
+    /// letters or more that starts no word of the catalogue is matched by
+    /// its one-typo corrections; a file without the folded index (or its
+    /// vocabulary) matches the words as typed.
+    static func searchPlan(_ text: ItemSearchText, reader: SnapshotReader, vocabulary: SearchVocabulary) -> SnapshotReader.SearchPlan? {
+        var corrections: [String: [String]] = [:]
+        if !vocabulary.isEmpty {
+            for word in text.correctableWords where corrections[word] == nil && !vocabulary.hasWord(startingWith: word) {
+                let corrected = vocabulary.corrections(of: word)
+                // No correction either: the word as typed, which finds nothing, as it should.
+                if !corrected.isEmpty { corrections[word] = corrected }
+            }
+        }
+        guard let matching = text.expression(.all, corrections: corrections), let exact = text.expression(.all),
+              let inName = text.expression(.name, corrections: corrections),
+              let startsName = text.expression(.name, corrections: corrections, anchored: true) else { return nil }
+        return SnapshotReader.SearchPlan(matching: matching, exact: exact, inName: inName, startsName: startsName)
     }
 
     /// `GET /health` (READ_API.md, Version 2): which snapshot is served.

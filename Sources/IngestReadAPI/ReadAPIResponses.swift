@@ -50,6 +50,8 @@ extension PharmacyList: JSONWritable {
 struct ItemSearch {
     struct Item {
         var a, n, p: String
+        /// Version 3: `1` prescription only, `0` not, `` unknown.
+        var rx: String
     }
 
     var items: [Item]
@@ -66,6 +68,7 @@ extension ItemSearch: JSONWritable {
                         writer.field("a", item.a)
                         writer.field("n", item.n)
                         writer.field("p", item.p)
+                        writer.field("rx", item.rx)
                     }
                 }
             }

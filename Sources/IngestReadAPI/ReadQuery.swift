@@ -4,7 +4,8 @@
 public enum ReadQuery: Equatable, Sendable {
     case pharmacies(near: GeoPoint?, onlyNearest: Bool, page: ResultPage = .first)
     /// `atc`: only items whose ATC code starts with it (Version 2), alone or with `text`.
-    case itemSearch(text: String, atc: String? = nil, page: ResultPage = .first)
+    /// `prescription`: `rx=1` only prescription-only items, `rx=0` the others, nil either (Version 3).
+    case itemSearch(text: String, atc: String? = nil, prescription: Bool? = nil, page: ResultPage = .first)
     /// `inStock`: only pharmacies whose quantity is above zero or not reported (Version 2).
     case itemPharmacies(aptcode: String, near: GeoPoint?, onlyNearest: Bool, inStock: Bool = false, page: ResultPage = .first)
     case itemDetails(aptcode: String, pharmacyID: String)
@@ -40,7 +41,7 @@ public enum ReadQuery: Equatable, Sendable {
         case "i":
             let atc = parameters["atc"].flatMap { $0.isEmpty ? nil : $0.uppercased() }
             guard let text = parameters["search"] ?? atc.map({ _ in "" }) else { throw Invalid(reason: "q=i needs the parameter search or atc") }
-            self = .itemSearch(text: text, atc: atc, page: try ResultPage(parameters))
+            self = .itemSearch(text: text, atc: atc, prescription: parameters["rx"].map { $0 == "1" }, page: try ResultPage(parameters))
         case "ip":
             let aptcode = try required("aptcode").uppercased()
             let near = try Self.position(parameters)
@@ -104,7 +105,7 @@ public enum ReadQuery: Equatable, Sendable {
                 throw Invalid(reason: "\(name) is not a number of degrees in -\(Int(range))…\(Int(range)): \(Self.quoted(text))")
             }
         }
-        for name in ["onlyNearest", "inStock"] {
+        for name in ["onlyNearest", "inStock", "rx"] {
             if let value = parameters[name], value != "0", value != "1" { throw Invalid(reason: "\(name) is 0 or 1, not \(Self.quoted(value))") }
         }
         if let tier = parameters["tier"], !["50", "75", "90", "100"].contains(tier) {

@@ -17,7 +17,7 @@ struct ScannedCode: Equatable {
         var code = text.trimmed
         // A scanner may send its symbology identifier first (`]d2` DataMatrix, `]C1` GS1-128, `]Q3` QR).
         if code.hasPrefix("]"), code.count > 3 { code = String(code.dropFirst(3)) }
-        if let gtin = Self.elementStringGTIN(code) {
+        if let gtin = Self.elementStringGTIN(code) ?? Self.digitalLinkGTIN(code) {
             self.gtin = gtin
             return
         }
@@ -29,6 +29,23 @@ struct ScannedCode: Equatable {
             let padded = String(repeating: "0", count: 14 - code.count) + code
             if case .success(let normalized) = GTIN.normalize(padded) { gtin = normalized }
         }
+    }
+
+    /// The GTIN of a GS1 Digital Link URI (READ_API.md, Version 3): any
+    /// host, the path's `/01/{gtin}` (after any prefix of the resolver's
+    /// own), a GTIN-8, -12, -13 or -14 with its check digit; further key
+    /// qualifiers (`/10/…`), the query and the fragment are not needed.
+    static func digitalLinkGTIN(_ text: String) -> String? {
+        let lower = text.lowercased()
+        guard lower.hasPrefix("https://") || lower.hasPrefix("http://") else { return nil }
+        let afterScheme = text[text.index(text.startIndex, offsetBy: lower.hasPrefix("https://") ? 8 : 7)...]
+        let path = afterScheme.drop { $0 != "/" }.prefix { $0 != "?" && $0 != "#" }
+        let segments = path.split(separator: "/", omittingEmptySubsequences: true)
+        guard let key = segments.firstIndex(of: "01"), key + 1 < segments.count else { return nil }
+        let digits = segments[key + 1]
+        guard [8, 12, 13, 14].contains(digits.count), digits.allSatisfy({ $0.isASCII && $0.isNumber }),
+              case .success(let gtin) = GTIN.normalize(String(repeating: "0", count: 14 - digits.count) + digits) else { return nil }
+        return gtin
     }
 
     /// The GTIN of AI (01) at the start of a GS1 element string, written with

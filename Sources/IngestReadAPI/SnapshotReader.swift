@@ -9,13 +9,23 @@ final class SnapshotReader {
     /// this one and the one before (an upgrade never takes the API down).
     let schema: Int64
 
+    /// Tables a file may lack: `items_folded` came within schema 5, the
+    /// register and the GS1 tables only with their reference files.
+    let hasFoldedSearch, hasRegister, hasGS1Hierarchy: Bool
+
     init(path: String) throws(SQLiteError) {
         database = try SQLiteDatabase(path: path, readOnly: true)
         schema = try database.scalarInt("PRAGMA user_version") ?? 0
+        let tables = Set(try database.strings("SELECT name FROM sqlite_schema WHERE type = 'table'"))
+        hasFoldedSearch = tables.contains("items_folded")
+        hasRegister = tables.contains("medicine_register")
+        hasGS1Hierarchy = tables.contains("gs1_children")
     }
 
     struct Item {
         var aptcode, name, producer: String
+        /// `rx` as answers write it (search answers only).
+        var prescription = ""
         var packageCode, atc, activeSubstance, infoURL, imageURL: String?
     }
 
@@ -31,37 +41,79 @@ final class SnapshotReader {
                     infoURL: statement.string(5), imageURL: statement.string(6))
     }
 
-    /// Items whose names match an `ItemSearchExpression` and whose ATC code
-    /// starts with `atcPrefix` (either may be nil, not both), by name, at most
-    /// `limit`. The prefix is a range on `items_by_atc`: ATC codes are capital
-    /// letters and digits, all sorting before `~`.
-    func search(_ match: String?, atcPrefix: String? = nil, limit: Int) throws(SQLiteError) -> [Item] {
-        let atc = atcPrefix == nil ? "" : "AND items.atc >= ?3 AND items.atc < ?3 || '~'"
-        let statement = try database.cachedStatement(match != nil ? """
-            SELECT items.aptcode, items.name, items.producer FROM items_search JOIN items ON items.rowid = items_search.rowid
-            WHERE items_search MATCH ?1 \(atc) ORDER BY items.name, items.aptcode LIMIT ?2
-            """ : """
-            SELECT items.aptcode, items.name, items.producer FROM items WHERE 1 \(atc) ORDER BY items.name, items.aptcode LIMIT ?2
+    /// The FTS5 queries of one search (`ItemSearchText` written for each
+    /// index): `matching` decides what is found, the others only the order.
+    struct SearchPlan {
+        /// On `wordIndex`: every term, corrected where a word had a typo.
+        var matching: String
+        /// On `items_search`: the words as typed, diacritics kept.
+        var exact: String
+        /// On `wordIndex`: every term within the name.
+        var inName: String
+        /// On `wordIndex`: the name starts with the first term.
+        var startsName: String
+    }
+
+    /// The index words are found in: `items_folded` (no case, no
+    /// diacritics), or in a file of the schema before it, `items_search`.
+    var wordIndex: String { hasFoldedSearch ? "items_folded" : "items_search" }
+
+    /// What `search`, `searchCount` and `matches` share: the rows found, within the ATC prefix and the `rx` choice.
+    private func searchSource(_ plan: SearchPlan?, atcPrefix: String?, prescription: Bool?) -> String {
+        var source = plan == nil ? "FROM items WHERE 1" : "FROM \(wordIndex) JOIN items ON items.rowid = \(wordIndex).rowid WHERE \(wordIndex) MATCH ?1"
+        if atcPrefix != nil { source += " AND items.atc >= ?3 AND items.atc < ?3 || '~'" }
+        if let prescription { source += " AND \(prescriptionColumn) \(prescription ? "=" : "<>") '1'" }
+        return source
+    }
+
+    /// An item's `rx` as the answers write it: `1` prescription only, `0` not, `` unknown (FEEDS.md §11 writes Rx or OTC).
+    private var prescriptionColumn: String {
+        hasRegister ? """
+            coalesce((SELECT CASE upper(prescription) WHEN 'RX' THEN '1' WHEN 'OTC' THEN '0' END
+                      FROM medicine_register WHERE medicine_register.package_code = items.package_code), '')
+            """ : "''"
+    }
+
+    /// Items found by `plan` (nil: all) within the ATC prefix and the
+    /// `prescription` choice (nil: either), at most `limit`, in the order
+    /// of READ_API.md Version 3: matches of the words with their diacritics
+    /// first, then name matches, names that start with the first word, the
+    /// shorter name, the name. Without words: by name. The prefix is a
+    /// range on `items_by_atc`: ATC codes are capital letters and digits,
+    /// all sorting before `~`.
+    func search(_ plan: SearchPlan?, atcPrefix: String? = nil, prescription: Bool? = nil, limit: Int) throws(SQLiteError) -> [Item] {
+        let order = plan == nil ? "items.name, items.aptcode" : """
+            items.rowid NOT IN (SELECT rowid FROM items_search WHERE items_search MATCH ?4),
+            items.rowid NOT IN (SELECT rowid FROM \(wordIndex) WHERE \(wordIndex) MATCH ?5),
+            items.rowid NOT IN (SELECT rowid FROM \(wordIndex) WHERE \(wordIndex) MATCH ?6),
+            length(items.name), items.name, items.aptcode
+            """
+        let statement = try database.cachedStatement("""
+            SELECT items.aptcode, items.name, items.producer, \(prescriptionColumn)
+            \(searchSource(plan, atcPrefix: atcPrefix, prescription: prescription)) ORDER BY \(order) LIMIT ?2
             """)
         defer { statement.reset() }
-        if let match { try statement.bind(match, at: 1) }
+        if let plan {
+            try statement.bind(plan.matching, at: 1)
+            try statement.bind(plan.exact, at: 4)
+            try statement.bind(plan.inName, at: 5)
+            try statement.bind(plan.startsName, at: 6)
+        }
         try statement.bind(limit, at: 2)
         if let atcPrefix { try statement.bind(atcPrefix, at: 3) }
         var items: [Item] = []
         while try statement.step() {
-            items.append(Item(aptcode: statement.string(0) ?? "", name: statement.string(1) ?? "", producer: statement.string(2) ?? ""))
+            items.append(Item(aptcode: statement.string(0) ?? "", name: statement.string(1) ?? "", producer: statement.string(2) ?? "",
+                              prescription: statement.string(3) ?? ""))
         }
         return items
     }
 
     /// How many items `search` would find without a limit.
-    func searchCount(_ match: String?, atcPrefix: String? = nil) throws(SQLiteError) -> Int {
-        let atc = atcPrefix == nil ? "" : "AND items.atc >= ?3 AND items.atc < ?3 || '~'"
-        let statement = try database.cachedStatement(match != nil ? """
-            SELECT count(*) FROM items_search JOIN items ON items.rowid = items_search.rowid WHERE items_search MATCH ?1 \(atc)
-            """ : "SELECT count(*) FROM items WHERE 1 \(atc)")
+    func searchCount(_ plan: SearchPlan?, atcPrefix: String? = nil, prescription: Bool? = nil) throws(SQLiteError) -> Int {
+        let statement = try database.cachedStatement("SELECT count(*) \(searchSource(plan, atcPrefix: atcPrefix, prescription: prescription))")
         defer { statement.reset() }
-        if let match { try statement.bind(match, at: 1) }
+        if let plan { try statement.bind(plan.matching, at: 1) }
         if let atcPrefix { try statement.bind(atcPrefix, at: 3) }
         _ = try statement.step()
         return Int(statement.int64(0))
@@ -69,30 +121,49 @@ final class SnapshotReader {
 
     /// Whether `search` finds the item `aptcode`: an exact code match it
     /// finds too is counted once.
-    func matches(aptcode: String, _ match: String?, atcPrefix: String? = nil) throws(SQLiteError) -> Bool {
-        let atc = atcPrefix == nil ? "" : "AND items.atc >= ?3 AND items.atc < ?3 || '~'"
-        let statement = try database.cachedStatement(match != nil ? """
-            SELECT count(*) FROM items_search JOIN items ON items.rowid = items_search.rowid
-            WHERE items_search MATCH ?1 AND items.aptcode = ?2 \(atc)
-            """ : "SELECT count(*) FROM items WHERE items.aptcode = ?2 \(atc)")
+    func matches(aptcode: String, _ plan: SearchPlan?, atcPrefix: String? = nil, prescription: Bool? = nil) throws(SQLiteError) -> Bool {
+        let statement = try database.cachedStatement("""
+            SELECT count(*) \(searchSource(plan, atcPrefix: atcPrefix, prescription: prescription)) AND items.aptcode = ?2
+            """)
         defer { statement.reset() }
-        if let match { try statement.bind(match, at: 1) }
+        if let plan { try statement.bind(plan.matching, at: 1) }
         try statement.bind(aptcode, at: 2)
         if let atcPrefix { try statement.bind(atcPrefix, at: 3) }
         _ = try statement.step()
         return statement.int64(0) > 0
     }
 
-    /// Items a code names exactly: its aptcode, package code or GTIN (each an index lookup), with their ATC codes.
-    func items(named code: ScannedCode) throws(SQLiteError) -> [(item: Item, atc: String?)] {
+    /// Every word `items_folded` holds, for typo correction; none in a file without it.
+    func searchVocabulary() throws(SQLiteError) -> SearchVocabulary {
+        guard hasFoldedSearch else { return SearchVocabulary(terms: []) }
+        try database.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.items_folded_words USING fts5vocab(main, items_folded, 'row')")
+        return SearchVocabulary(terms: try database.strings("SELECT term FROM temp.items_folded_words"))
+    }
+
+    /// Items a code names exactly: its aptcode, package code or GTIN (each
+    /// an index lookup), with their ATC codes and `rx`. A GTIN of a case or
+    /// a pallet names the items below it in the GS1 hierarchy (READ_API.md,
+    /// Version 3), four levels down at most (FEEDS.md §10 has four).
+    func items(named code: ScannedCode, prescription: Bool? = nil) throws(SQLiteError) -> [(item: Item, atc: String?)] {
         var found: [(Item, String?)] = []
-        for (column, value) in [("aptcode", code.aptcode), ("package_code", code.packageCode), ("gtin", code.gtin)] {
+        let filter = prescription.map { " AND \(prescriptionColumn) \($0 ? "=" : "<>") '1'" } ?? ""
+        let gtinLookup = hasGS1Hierarchy ? """
+            gtin IN (WITH RECURSIVE below(gtin, depth) AS (
+                         SELECT ?1, 0
+                         UNION SELECT gs1_children.child_gtin, below.depth + 1 FROM gs1_children JOIN below ON gs1_children.parent_gtin = below.gtin
+                         WHERE below.depth < 4)
+                     SELECT gtin FROM below)
+            """ : "gtin = ?1"
+        for (condition, value) in [("aptcode = ?1", code.aptcode), ("package_code = ?1", code.packageCode), (gtinLookup, code.gtin)] {
             guard let value else { continue }
-            let statement = try database.cachedStatement("SELECT aptcode, name, producer, atc FROM items WHERE \(column) = ?")
+            let statement = try database.cachedStatement("""
+                SELECT aptcode, name, producer, atc, \(prescriptionColumn) FROM items WHERE \(condition)\(filter) ORDER BY name, aptcode
+                """)
             defer { statement.reset() }
             try statement.bind(value, at: 1)
             while try statement.step() {
-                found.append((Item(aptcode: statement.string(0) ?? "", name: statement.string(1) ?? "", producer: statement.string(2) ?? ""),
+                found.append((Item(aptcode: statement.string(0) ?? "", name: statement.string(1) ?? "", producer: statement.string(2) ?? "",
+                                   prescription: statement.string(4) ?? ""),
                               statement.string(3)))
             }
         }

@@ -79,8 +79,7 @@ struct ReadAPIServer {
     }
 
     func answer(_ request: Request, logger: Logger) async -> Response {
-        var parameters: [String: String] = [:]
-        for (key, value) in request.uri.queryParameters where parameters[String(key)] == nil { parameters[String(key)] = String(value) }
+        let parameters = QueryString.parameters(request.uri.query)
         let query: ReadQuery
         do {
             query = try ReadQuery(parameters)

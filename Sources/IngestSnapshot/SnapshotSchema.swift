@@ -130,6 +130,12 @@ public struct SnapshotSchema: Sendable {
     /// in `items_search` and finds no IBUMETIN, but a substring match here.
     /// Its `content=items` is left unquoted on purpose, so that detection
     /// keeps finding `items_search`; the Datasette metadata names this one.
+    ///
+    /// `items_folded` is the read API's forgiving search (READ_API.md,
+    /// Version 3): the same words without case or diacritics (`orn` finds
+    /// `ÕRN`), and its vocabulary (`fts5vocab`) is what a typo is corrected
+    /// against. `items_search` stays as the contract defines it, with
+    /// diacritics: the API ranks its matches first.
     static let searchIndexes = [
         SnapshotTable(name: "items_search", create: """
             CREATE VIRTUAL TABLE items_search USING fts5(
@@ -144,6 +150,13 @@ public struct SnapshotSchema: Sendable {
             )
             """, analysed: false, counted: false,
             about: TableAbout("Item search (any part of a word)", "FTS5 trigram index over items, for search boxes.", hidden: true)),
+        SnapshotTable(name: "items_folded", create: """
+            CREATE VIRTUAL TABLE items_folded USING fts5(
+                name, producer, active_substance, content=items, tokenize = 'unicode61 remove_diacritics 2'
+            )
+            """, analysed: false, counted: false,
+            about: TableAbout("Item search (without diacritics)", "FTS5 index over items, case and diacritics folded: MATCH 'orn*' finds ÕRN.",
+                              hidden: true)),
     ]
 
     /// The external-content search indexes (`searchIndexes`): rebuilt, not written row by row.

@@ -64,7 +64,7 @@ import Testing
     @Test func searchFindsWordPrefixesByNameAndAnswersAnyText() throws {
         let found = try #require(try SampleSnapshot.lists(["q": "i", "search": "ibu"]))
         #expect(found["items"]?.map { $0["n"] ?? "" } == ["IBUMETIN TBL 400MG N10", "IBUMETIN TBL 400MG N30", "IBUPROFEN 200MG TBL N20; forte"])
-        #expect(found["items"]?.first == ["a": "MM0034978", "n": "IBUMETIN TBL 400MG N10", "p": "NYCOMED"])
+        #expect(found["items"]?.first == ["a": "MM0034978", "n": "IBUMETIN TBL 400MG N10", "p": "NYCOMED", "rx": "0"])
         let shampoo = try #require(try SampleSnapshot.lists(["q": "i", "search": "ŠAMPOON õr"]))
         #expect(shampoo["items"]?.map { $0["a"] ?? "" } == ["MM0200001"])
         // Whatever is typed is answered: FTS5 operators, quotes, brackets, column filters, control characters.
