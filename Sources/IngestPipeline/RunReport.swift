@@ -92,4 +92,6 @@ extension WarningCode {
     public static let currentUnreadable = WarningCode(rawValue: "current_unreadable")
     /// `--first-night`: the run did not build on `current`.
     public static let firstNight = WarningCode(rawValue: "first_night")
+    /// A registry row's `open_hours` is neither OSM syntax nor the Estonian short form: kept as text, no `pharmacy_hours`.
+    public static let freeTextHours = WarningCode(rawValue: "free_text_hours")
 }

@@ -14,13 +14,17 @@ struct EquivalentsFinder {
         var metres: Double?
     }
 
-    func equivalents(of aptcode: String, near: GeoPoint?, tier: Int?, limit: Int) throws -> EquivalentsAnswer {
+    func equivalents(of aptcode: String, near: GeoPoint?, tier: Int?, limit: Int, when: ReadQuery.When = .any,
+                     at moment: RequestMoment) throws -> EquivalentsAnswer {
         let directory = snapshot.pharmacies
-        let ranked = try snapshot.withReader { reader -> [RankedEquivalents.Offer] in
+        var ranked = try snapshot.withReader { reader -> [RankedEquivalents.Offer] in
             guard let group = try reader.equivalenceGroup(of: aptcode) else { return [] }
             return try snapshot.equivalents.value(for: .init(group: group, tier: tier)) {
                 try reader.rankedEquivalentOffers(group: group, tier: tier, directory: directory)
             }
+        }
+        if when != .any, when.openNow || when.maxAgeDays != nil {
+            ranked = ranked.filter { directory.admits($0.pharmacy, when, at: moment, offers: true) }
         }
         // Only the offers that can be on the page: those whose rank is at
         // most the `limit`-th smallest, ties included, so distance can
@@ -44,7 +48,8 @@ struct EquivalentsFinder {
             let (ln, rn) = (directory.nameRanks[left.offer.pharmacy], directory.nameRanks[right.offer.pharmacy])
             return ln != rn ? ln < rn : left.offer.aptcode < right.offer.aptcode
         }
-        return EquivalentsAnswer(directory: directory, prices: snapshot.prices, showsTier: tier != nil, equivalents: Array(page.prefix(limit)))
+        return EquivalentsAnswer(directory: directory, prices: snapshot.prices, showsTier: tier != nil, moment: moment,
+                                 equivalents: Array(page.prefix(limit)))
     }
 }
 
@@ -99,13 +104,14 @@ extension SnapshotReader {
     }
 }
 
-/// `{"equivalents": [{"i", "n", "pi", "pn", "p", "pp", "di"}]}`: `pp` is
+/// `{"equivalents": [{"i", "n", "pi", "pn", "p", "pp", "d", "s", "on", "oh", "di"}]}`: `pp` is
 /// `""` without a tier or where the package has none; `di` is `""` without
 /// a position or for a pharmacy without coordinates.
 struct EquivalentsAnswer: JSONWritable {
     var directory: PharmacyDirectory
     var prices: PriceFormat
     var showsTier: Bool
+    var moment: RequestMoment
     var equivalents: [EquivalentsFinder.Candidate]
 
     func write(to writer: inout JSONWriter) {
@@ -120,6 +126,8 @@ struct EquivalentsAnswer: JSONWritable {
                         writer.field("pn", directory.names[offer.offer.pharmacy])
                         writer.field("p", unescaped: { prices.append(offer.offer.priceCents, to: &$0) })
                         writer.field("pp", unescaped: { if showsTier, let cents = offer.offer.patientCents { prices.append(cents, to: &$0) } })
+                        writer.ageFields(directory, offer.offer.pharmacy)
+                        writer.openingFields(directory, offer.offer.pharmacy, at: moment)
                         writer.distance(offer.metres)
                     }
                 }

@@ -73,7 +73,7 @@ public final class OpenSnapshot: Sendable {
         self.schema = Int(schema)
         createdAt = try reader.database.strings("SELECT value FROM meta WHERE key = 'created_at'").first ?? ""
         prices = PriceFormat(currency: try reader.database.strings("SELECT value FROM meta WHERE key = 'currency'").first ?? "EUR")
-        pharmacies = PharmacyDirectory(try reader.pharmacies())
+        pharmacies = PharmacyDirectory(try reader.pharmacies(), hours: try reader.openingHours())
         legend = try reader.legend()
         vocabulary = try reader.searchVocabulary()
         idle = Mutex([SendableReader(reader: reader)])

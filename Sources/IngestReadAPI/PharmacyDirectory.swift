@@ -1,3 +1,5 @@
+import IngestCore
+
 /// A snapshot's pharmacies as the read queries keep them in memory, with
 /// all that does not depend on the request already done: each pharmacy's
 /// JSON fields rendered and escaped into one byte arena, its rank by name,
@@ -31,8 +33,36 @@ struct PharmacyDirectory: Sendable {
     let listFields: [Range<Int>]
     /// `"pi":…,"n":…` of `?q=ip`, in `rendered`.
     let offerFields: [Range<Int>]
+    /// `"d":…,"s":…` of an offer in `?q=ip` and `?q=eq` (Version 3): its export date and whether it is carried over.
+    let ageFields: [Range<Int>]
+    /// Weekly opening hours (Version 3): nil where unknown (free text, none given).
+    let hours: [OpeningHours?]
+    /// When its offers were exported (`last_refresh`), seconds since 1970; nil when unknown.
+    let exportedAt: [Int64?]
 
     var count: Int { names.count }
+
+    /// `on` at `moment`: "1" open, "0" closed, "" unknown (READ_API.md, Version 3).
+    func openNow(_ pharmacy: Index, at moment: RequestMoment) -> String {
+        guard let hours = hours[pharmacy] else { return "" }
+        return hours.isOpen(weekday: moment.weekday, minute: moment.minute) ? "1" : "0"
+    }
+
+    /// `oh`: the day's hours as text, "" closed all day or unknown.
+    func hoursText(_ pharmacy: Index, at moment: RequestMoment) -> String {
+        hours[pharmacy]?.text(weekday: moment.weekday) ?? ""
+    }
+
+    /// Whether the pharmacy passes `when` at `moment`: open then, if asked;
+    /// its offers exported within `maxAgeDays` days of 24 hours (unknown age: never within).
+    func admits(_ pharmacy: Index, _ when: ReadQuery.When, at moment: RequestMoment, offers: Bool) -> Bool {
+        if when.openNow, openNow(pharmacy, at: moment) != "1" { return false }
+        if offers, let days = when.maxAgeDays {
+            guard let exported = exportedAt[pharmacy] else { return false }
+            if Int64(moment.date.timeIntervalSince1970) - exported > Int64(days) * 86_400 { return false }
+        }
+        return true
+    }
 
     /// Metres from the client to the pharmacy; nil without either position.
     func metres(from near: MeasuredPoint?, to pharmacy: Index) -> Double? {
@@ -40,8 +70,22 @@ struct PharmacyDirectory: Sendable {
         return near.metres(to: position)
     }
 
-    init(_ rows: [PharmacyRow]) {
+    /// `hours`: the snapshot's `pharmacy_hours` by pharmacy id (nil: a file
+    /// without the table, whose `open_hours` text is read here instead).
+    init(_ rows: [PharmacyRow], hours: [String: OpeningHours]? = nil) {
         ids = rows.map(\.id)
+        self.hours = rows.map { row in
+            guard let hours else {
+                if case .success(let parsed) = OpeningHours.parse(row.openHours) { return parsed }
+                return nil
+            }
+            // The table holds no rows for text that was not read, nor for a pharmacy closed all week (`Mo-Su off`):
+            // the text tells which.
+            if let known = hours[row.id] { return known }
+            if case .success(let parsed?) = OpeningHours.parse(row.openHours), parsed.intervals.isEmpty { return parsed }
+            return nil
+        }
+        exportedAt = rows.map { row in row.lastRefresh.flatMap { ExportTimestamp.parseISO8601($0)?.epochSeconds } }
         names = rows.map(\.name)
         positions = rows.map { $0.position.map(MeasuredPoint.init) }
         let byName = rows.indices.sorted { (rows[$0].name, rows[$0].id) < (rows[$1].name, rows[$1].id) }
@@ -55,7 +99,7 @@ struct PharmacyDirectory: Sendable {
         indexByID = Dictionary(rows.indices.map { (rows[$0].id, $0) }, uniquingKeysWith: { first, _ in first })
 
         var writer = JSONWriter(capacity: rows.count * 256)
-        var listFields: [Range<Int>] = [], offerFields: [Range<Int>] = []
+        var listFields: [Range<Int>] = [], offerFields: [Range<Int>] = [], ageFields: [Range<Int>] = []
         for row in rows {
             var start = writer.bytes.count
             writer.field("i", row.id)
@@ -76,8 +120,13 @@ struct PharmacyDirectory: Sendable {
             writer.field("n", row.name)
             offerFields.append(start..<writer.bytes.count)
             writer.endFields()
+            start = writer.bytes.count
+            writer.field("d", ReadAPIFormat.day(row.lastRefresh))
+            writer.field("s", row.stale ? "1" : "0")
+            ageFields.append(start..<writer.bytes.count)
+            writer.endFields()
         }
         rendered = writer.bytes
-        (self.listFields, self.offerFields) = (listFields, offerFields)
+        (self.listFields, self.offerFields, self.ageFields) = (listFields, offerFields, ageFields)
     }
 }

@@ -13,20 +13,23 @@ public enum ReadAPI {
     static let nearestGroup = "Nearest"
 
     /// The JSON body for `query`. `.changes` is not answered here (`ChangesetCache`).
-    public static func answer(_ query: ReadQuery, from snapshot: OpenSnapshot) throws -> Data {
+    /// `context`: the clock and the service's time zone, for `on`, `oh`, `openNow` and `maxAge` (Version 3).
+    public static func answer(_ query: ReadQuery, from snapshot: OpenSnapshot, context: ReadContext = ReadContext()) throws -> Data {
         switch query {
-        case .pharmacies(let near, let onlyNearest, let page):
-            return encode(pharmacyList(snapshot, near: near, onlyNearest: onlyNearest, page: page))
+        case .pharmacies(let near, let onlyNearest, let page, let when):
+            return encode(pharmacyList(snapshot, near: near, onlyNearest: onlyNearest, page: page, when: when, at: context.moment(when.at)))
         case .itemSearch(let text, let atc, let prescription, let page):
             let found = try snapshot.withReader { reader in
                 try search(text, atc: atc, prescription: prescription, page: page, in: reader, vocabulary: snapshot.vocabulary)
             }
             return encode(ItemSearch(items: found.items.map { .init(a: $0.aptcode, n: $0.name, p: $0.producer, rx: $0.prescription) },
                                      paging: found.paging))
-        case .itemPharmacies(let aptcode, let near, let onlyNearest, let inStock, let page):
-            return encode(try itemPharmacies(snapshot, aptcode: aptcode, near: near, onlyNearest: onlyNearest, inStock: inStock, page: page))
-        case .equivalents(let aptcode, let near, let tier, let limit):
-            return encode(try EquivalentsFinder(snapshot: snapshot).equivalents(of: aptcode, near: near, tier: tier, limit: limit))
+        case .itemPharmacies(let aptcode, let near, let onlyNearest, let inStock, let page, let when):
+            return encode(try itemPharmacies(snapshot, aptcode: aptcode, near: near, onlyNearest: onlyNearest, inStock: inStock, page: page,
+                                             when: when, at: context.moment(when.at)))
+        case .equivalents(let aptcode, let near, let tier, let limit, let when):
+            return encode(try EquivalentsFinder(snapshot: snapshot).equivalents(of: aptcode, near: near, tier: tier, limit: limit,
+                                                                                 when: when, at: context.moment(when.at)))
         case .itemDetails(let aptcode, let pharmacyID):
             return encode(ItemDetails(item_details: try itemDetails(snapshot, aptcode: aptcode, pharmacyID: pharmacyID).map { [$0] } ?? []))
         case .atc(let parent):
@@ -149,18 +152,21 @@ public enum ReadAPI {
         return (groups, Paging(total: rows.count, shown: range))
     }
 
-    static func pharmacyList(_ snapshot: OpenSnapshot, near: GeoPoint?, onlyNearest: Bool, page: ResultPage = .first) -> PharmacyList {
+    static func pharmacyList(_ snapshot: OpenSnapshot, near: GeoPoint?, onlyNearest: Bool, page: ResultPage = .first,
+                             when: ReadQuery.When = .any, at moment: RequestMoment) -> PharmacyList {
         let directory = snapshot.pharmacies
         let from = near.map(MeasuredPoint.init)
-        let rows = (0..<directory.count).map { (pharmacy: $0, metres: directory.metres(from: from, to: $0)) }
+        let rows = (0..<directory.count).filter { directory.admits($0, when, at: moment, offers: false) }
+            .map { (pharmacy: $0, metres: directory.metres(from: from, to: $0)) }
         let (groups, paging) = grouped(rows, in: directory, onlyNearest: onlyNearest, page: page)
-        return PharmacyList(directory: directory, showsDistance: near != nil, regions: groups.map { group in
+        return PharmacyList(directory: directory, showsDistance: near != nil, moment: moment, regions: groups.map { group in
             .init(n: group.name, p: group.rows.map { rows[$0] })
         }, paging: paging)
     }
 
     static func itemPharmacies(_ snapshot: OpenSnapshot, aptcode: String, near: GeoPoint?, onlyNearest: Bool,
-                               inStock: Bool = false, page: ResultPage = .first) throws -> ItemPharmacies {
+                               inStock: Bool = false, page: ResultPage = .first, when: ReadQuery.When = .any,
+                               at moment: RequestMoment) throws -> ItemPharmacies {
         let directory = snapshot.pharmacies
         let offers = try snapshot.itemOffers.value(for: aptcode) {
             try snapshot.withReader { reader in
@@ -173,10 +179,11 @@ public enum ReadAPI {
         for index in 0..<offers.count {
             // "Currently selling": a quantity above zero, or a price list that reports none.
             if inStock, let quantity = offers.quantities[index], quantity <= 0 { continue }
+            if !directory.admits(offers.pharmacies[index], when, at: moment, offers: true) { continue }
             rows.append(.init(offer: index, metres: directory.metres(from: from, to: offers.pharmacies[index])))
         }
         let (groups, paging) = grouped(rows.map { (offers.pharmacies[$0.offer], $0.metres) }, in: directory, onlyNearest: onlyNearest, page: page)
-        return ItemPharmacies(offers: offers, showsDistance: near != nil,
+        return ItemPharmacies(offers: offers, directory: directory, moment: moment, showsDistance: near != nil,
                               item_pharmacies: groups.map { group in .init(n: group.name, p: group.rows.map { rows[$0] }) }, paging: paging)
     }
 

@@ -15,6 +15,8 @@ struct PharmacyList {
 
     var directory: PharmacyDirectory
     var showsDistance: Bool
+    /// When `on` and `oh` are about (Version 3).
+    var moment: RequestMoment
     var regions: [Region]
     var paging: Paging
 }
@@ -33,6 +35,7 @@ extension PharmacyList: JSONWritable {
                                 for pharmacy in region.p {
                                     writer.object { writer in
                                         writer.fields(UnsafeBufferPointer(rebasing: rendered[directory.listFields[pharmacy.pharmacy]]))
+                                        writer.openingFields(directory, pharmacy.pharmacy, at: moment)
                                         if showsDistance { writer.distance(pharmacy.metres) }
                                     }
                                 }
@@ -93,6 +96,9 @@ struct ItemPharmacies {
     }
 
     var offers: ItemOffers
+    /// For each offer's `d`, `s`, `on` and `oh` (Version 3), written per request after the cached fields.
+    var directory: PharmacyDirectory
+    var moment: RequestMoment
     var showsDistance: Bool
     // swiftlint:disable:next identifier_name
     var item_pharmacies: [Group]
@@ -113,6 +119,8 @@ extension ItemPharmacies: JSONWritable {
                                 for offer in group.p {
                                     writer.object { writer in
                                         writer.fields(UnsafeBufferPointer(rebasing: rendered[offers.fields[offer.offer]]))
+                                        writer.ageFields(directory, offers.pharmacies[offer.offer])
+                                        writer.openingFields(directory, offers.pharmacies[offer.offer], at: moment)
                                         if showsDistance { writer.distance(offer.metres) }
                                     }
                                 }
@@ -268,5 +276,18 @@ struct Health: JSONWritable {
             writer.field("schema", schema)
             writer.field("published", published)
         }
+    }
+}
+
+extension JSONWriter {
+    /// `"on"` and `"oh"` of a pharmacy at `moment` (READ_API.md, Version 3).
+    mutating func openingFields(_ directory: PharmacyDirectory, _ pharmacy: PharmacyDirectory.Index, at moment: RequestMoment) {
+        field("on", directory.openNow(pharmacy, at: moment))
+        field("oh", directory.hoursText(pharmacy, at: moment))
+    }
+
+    /// `"d"` and `"s"` of an offer: its pharmacy's export date and whether it is carried over (Version 3).
+    mutating func ageFields(_ directory: PharmacyDirectory, _ pharmacy: PharmacyDirectory.Index) {
+        directory.rendered.withUnsafeBufferPointer { rendered in fields(UnsafeBufferPointer(rebasing: rendered[directory.ageFields[pharmacy]])) }
     }
 }

@@ -2,20 +2,45 @@
 /// the queries, with its arguments checked. Everything a client can get
 /// wrong is a `ReadQuery.Invalid` (HTTP 400) here, before any SQL runs.
 public enum ReadQuery: Equatable, Sendable {
-    case pharmacies(near: GeoPoint?, onlyNearest: Bool, page: ResultPage = .first)
+    /// Version 3's "where to go now": `openNow=1`, `at`, and `maxAge` (offers only).
+    public struct When: Equatable, Sendable {
+        public var openNow = false
+        public var at: RequestedTime?
+        /// Days of 24 hours; nil: any age.
+        public var maxAgeDays: Int?
+
+        public init(openNow: Bool = false, at: RequestedTime? = nil, maxAgeDays: Int? = nil) {
+            self.openNow = openNow
+            self.at = at
+            self.maxAgeDays = maxAgeDays
+        }
+
+        public static let any = When()
+    }
+
+    case pharmacies(near: GeoPoint?, onlyNearest: Bool, page: ResultPage = .first, when: When = .any)
     /// `atc`: only items whose ATC code starts with it (Version 2), alone or with `text`.
     /// `prescription`: `rx=1` only prescription-only items, `rx=0` the others, nil either (Version 3).
     case itemSearch(text: String, atc: String? = nil, prescription: Bool? = nil, page: ResultPage = .first)
     /// `inStock`: only pharmacies whose quantity is above zero or not reported (Version 2).
-    case itemPharmacies(aptcode: String, near: GeoPoint?, onlyNearest: Bool, inStock: Bool = false, page: ResultPage = .first)
+    case itemPharmacies(aptcode: String, near: GeoPoint?, onlyNearest: Bool, inStock: Bool = false, page: ResultPage = .first, when: When = .any)
     case itemDetails(aptcode: String, pharmacyID: String)
     case atc(parent: String?)
     /// Version 2: one offer's shelf prices over time, newest first.
     case priceHistory(aptcode: String, pharmacyID: String)
     /// Version 2: items the register calls the same medicine, where they are sold, cheapest first at `tier` (nil: shelf price).
-    case equivalents(aptcode: String, near: GeoPoint?, tier: Int?, limit: Int)
+    case equivalents(aptcode: String, near: GeoPoint?, tier: Int?, limit: Int, when: When = .any)
     /// Not one of the five: the changeset from a client's version to current (SNAPSHOT.md).
     case changes(since: String)
+
+    /// Whether the answer depends on the clock: pharmacies' `on` and `oh`, `openNow`, `maxAge`.
+    /// A request with `at` does not (it names its moment), nor do the other queries.
+    public var saysWhatIsOpen: Bool {
+        switch self {
+        case .pharmacies(_, _, _, let when), .itemPharmacies(_, _, _, _, _, let when), .equivalents(_, _, _, _, let when): return when.at == nil
+        default: return false
+        }
+    }
 
     /// The reason a request is refused, as the client reads it in `{"error": …}`.
     public struct Invalid: Error, Equatable, CustomStringConvertible {
@@ -34,10 +59,11 @@ public enum ReadQuery: Equatable, Sendable {
             return value
         }
         try Self.checkFormats(parameters)
+        let when = try Self.when(parameters)
         switch query {
         case "p":
             let near = try Self.position(parameters)
-            self = .pharmacies(near: near, onlyNearest: try Self.onlyNearest(parameters, near: near), page: try ResultPage(parameters))
+            self = .pharmacies(near: near, onlyNearest: try Self.onlyNearest(parameters, near: near), page: try ResultPage(parameters), when: when)
         case "i":
             let atc = parameters["atc"].flatMap { $0.isEmpty ? nil : $0.uppercased() }
             guard let text = parameters["search"] ?? atc.map({ _ in "" }) else { throw Invalid(reason: "q=i needs the parameter search or atc") }
@@ -52,7 +78,7 @@ public enum ReadQuery: Equatable, Sendable {
             case let other?: throw Invalid(reason: "inStock is 0 or 1, not \(Self.quoted(other))")
             }
             self = .itemPharmacies(aptcode: aptcode, near: near, onlyNearest: try Self.onlyNearest(parameters, near: near), inStock: inStock,
-                                   page: try ResultPage(parameters))
+                                   page: try ResultPage(parameters), when: when)
         case "id":
             self = .itemDetails(aptcode: try required("aptcode").uppercased(), pharmacyID: try required("client_id"))
         case "a":
@@ -70,12 +96,34 @@ public enum ReadQuery: Equatable, Sendable {
             }
             let page = try ResultPage(parameters)
             self = .equivalents(aptcode: aptcode, near: try Self.position(parameters), tier: tier,
-                                limit: min(page.limit ?? Self.equivalentsLimit, ResultPage.maximum))
+                                limit: min(page.limit ?? Self.equivalentsLimit, ResultPage.maximum), when: when)
         case "changes":
             self = .changes(since: try required("since"))
         default:
             throw Invalid(reason: "unknown q=\(Self.quoted(query)): expected p, i, ip, id, a, h, eq or changes")
         }
+    }
+
+    /// `openNow`, `at` and `maxAge`, checked whatever the query (as `checkFormats`).
+    private static func when(_ parameters: [String: String]) throws(Invalid) -> When {
+        var when = When()
+        if let text = parameters["openNow"] {
+            guard text == "0" || text == "1" else { throw Invalid(reason: "openNow is 0 or 1, not \(Self.quoted(text))") }
+            when.openNow = text == "1"
+        }
+        if let text = parameters["at"] {
+            guard let at = RequestedTime(text) else {
+                throw Invalid(reason: "at is an ISO 8601 time such as 2025-11-21T10:30 or 2025-11-21T10:30:00+02:00, not \(Self.quoted(text))")
+            }
+            when.at = at
+        }
+        if let text = parameters["maxAge"] {
+            guard text.utf8.count <= 6, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let days = Int(text) else {
+                throw Invalid(reason: "maxAge is a whole number of days, not \(Self.quoted(text))")
+            }
+            when.maxAgeDays = days
+        }
+        return when
     }
 
     /// Both of `latitude` and `longitude` as decimal degrees in range, or neither.

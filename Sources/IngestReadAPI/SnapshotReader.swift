@@ -1,3 +1,4 @@
+import IngestCore
 import IngestSnapshot
 
 /// One read-only connection to one snapshot file and the SQL of the read
@@ -266,6 +267,19 @@ final class SnapshotReader {
                                           itemCount: statement.int64(10), stale: statement.int64(11) != 0))
         }
         return pharmacies
+    }
+
+    /// `pharmacy_hours` by pharmacy id; nil in a file without the table (before Version 3).
+    func openingHours() throws(SQLiteError) -> [String: OpeningHours]? {
+        guard try database.scalarInt("SELECT count(*) FROM sqlite_schema WHERE name = 'pharmacy_hours'") == 1 else { return nil }
+        let statement = try database.prepare("SELECT pharmacy_id, weekday, opens, closes FROM pharmacy_hours")
+        var intervals: [String: [OpeningHours.Interval]] = [:]
+        while try statement.step() {
+            guard let opens = OpeningHours.clockTime(statement.string(2) ?? ""), let closes = OpeningHours.clockTime(statement.string(3) ?? "")
+            else { continue }
+            intervals[statement.string(0) ?? "", default: []].append(.init(weekday: Int(statement.int64(1)), opens: opens, closes: closes))
+        }
+        return intervals.mapValues { OpeningHours(intervals: $0) }
     }
 
     /// The legend of the reimbursement conditions' abbreviations, in code order.

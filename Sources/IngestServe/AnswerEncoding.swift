@@ -18,14 +18,16 @@ struct AnswerEncoding {
     static let smallestCompressed = 1024
 
     /// A JSON answer (`status` 200 answers of a snapshot are cacheable).
-    static func json(_ request: Request, status: HTTPResponse.Status, body: Data, version: String?) -> Response {
+    /// `moment`: for an answer that says what is open (`on`, `oh`), the minute it is about, so a
+    /// client's cached copy is not taken for current once a pharmacy opens or closes.
+    static func json(_ request: Request, status: HTTPResponse.Status, body: Data, version: String?, moment: String? = nil) -> Response {
         var headers: HTTPFields = [.contentType: "application/json; charset=utf-8"]
         if let version { headers[Self.versionHeader] = version }
         guard status == .ok, let version else {
             headers[.cacheControl] = "no-store"
             return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
         }
-        let tag = entityTag(version: version, query: request.uri.query ?? "")
+        let tag = entityTag(version: version, query: (request.uri.query ?? "") + (moment.map { "\u{0}" + $0 } ?? ""))
         headers[.eTag] = tag
         headers[.cacheControl] = "public, max-age=60"
         headers[.vary] = "Accept-Encoding"

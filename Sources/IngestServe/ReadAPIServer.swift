@@ -21,6 +21,8 @@ struct ReadAPIServer {
     let queries: any BlockingWork
     let metrics: ServerMetrics
     let limits: Limits
+    /// The service's time zone: "open now" and "that day" are read in it (READ_API.md, Version 3).
+    var timeZone = ReadContext.defaultTimeZone
 
     /// What a connection may take, from `ingest-serve`'s options.
     struct Limits {
@@ -91,8 +93,10 @@ struct ReadAPIServer {
         }
         do {
             if case .changes(let since) = query { return try await changes(request, since: since, snapshot: snapshot) }
-            let body = try await queries.run { try ReadAPI.answer(query, from: snapshot) }
-            return AnswerEncoding.json(request, status: .ok, body: body, version: snapshot.version)
+            let context = ReadContext(now: Date(), timeZone: timeZone)
+            let body = try await queries.run { try ReadAPI.answer(query, from: snapshot, context: context) }
+            return AnswerEncoding.json(request, status: .ok, body: body, version: snapshot.version,
+                                       moment: query.saysWhatIsOpen ? String(Int(context.now.timeIntervalSince1970) / 60) : nil)
         } catch {
             // SQL and server paths go to the log, never to the client.
             let reference = UUID().uuidString.prefix(8).lowercased()

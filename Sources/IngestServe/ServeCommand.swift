@@ -85,6 +85,10 @@ struct ServeCommand: AsyncParsableCommand {
                                             valueName: "path"))
     var accessLog = "-"
 
+    @Option(name: .long, help: ArgumentHelp("The service's time zone (IANA name): which pharmacies are open now, and each one's hours of the day, are read in it.",
+                                            valueName: "zone"))
+    var timeZone = "Europe/Tallinn"
+
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0…65535") }
         guard ioThreads >= 1 else { throw ValidationError("--io-threads must be 1 or more") }
@@ -92,6 +96,7 @@ struct ServeCommand: AsyncParsableCommand {
         guard reloadInterval > 0 else { throw ValidationError("--reload-interval must be above 0") }
         guard headerTimeout > 0, idleTimeout > 0 else { throw ValidationError("--header-timeout and --idle-timeout must be above 0") }
         guard maxConnections >= 1 else { throw ValidationError("--max-connections must be 1 or more") }
+        guard TimeZone(identifier: timeZone) != nil else { throw ValidationError("--time-zone: no time zone named \"\(timeZone)\" (an IANA name such as Europe/Tallinn)") }
     }
 
     func run() async throws {
@@ -131,9 +136,11 @@ struct ServeCommand: AsyncParsableCommand {
         let watcher = SnapshotWatcher(current: current, changesets: changesets, interval: reloadInterval, logger: logger)
         await watcher.refresh()
         if current.snapshot == nil { logger.warning("no snapshot to serve yet in \(snapshots): answering 503 until one is published") }
-        let server = ReadAPIServer(current: current, changesets: changesets, queries: ThreadPoolWork(pool: queryPool), metrics: metrics,
+        var server = ReadAPIServer(current: current, changesets: changesets, queries: ThreadPoolWork(pool: queryPool), metrics: metrics,
                                    limits: .init(headerTimeout: .nanoseconds(Int64(headerTimeout * 1e9)),
                                                  idleTimeout: .nanoseconds(Int64(idleTimeout * 1e9)), maxConnections: maxConnections))
+        // validate() made sure the name is known.
+        server.timeZone = TimeZone(identifier: timeZone) ?? ReadContext.defaultTimeZone
         let eventLoops = MultiThreadedEventLoopGroup(numberOfThreads: ioThreads)
         try await server.run(host: host, port: port, eventLoops: eventLoops, services: [watcher], accessLog: log, logger: logger)
         try await eventLoops.shutdownGracefully()

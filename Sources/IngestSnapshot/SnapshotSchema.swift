@@ -59,6 +59,16 @@ public struct SnapshotSchema: Sendable {
                 ("stale", "1 when its offers were carried over from an earlier snapshot: tonight's feed was missing or rejected"),
                 ("loaded_at", "Run time at which its offers were last loaded from a feed (carry-over ages from it)"),
             ], label: "name", sort: "name")),
+        SnapshotTable(name: "pharmacy_hours", create: """
+            CREATE TABLE pharmacy_hours(
+                pharmacy_id TEXT REFERENCES pharmacies(id), weekday INTEGER, opens TEXT, closes TEXT,
+                PRIMARY KEY (pharmacy_id, weekday, opens)
+            ) WITHOUT ROWID
+            """,
+            about: TableAbout("Opening hours", "Each pharmacy's weekly openings, read from the registry's open_hours (OpenStreetMap syntax or the Estonian short form); none where that text is free text.", columns: [
+                ("pharmacy_id", "Pharmacy"), ("weekday", "1 Monday … 7 Sunday"), ("opens", "Opens, HH:MM local time"),
+                ("closes", "Closes, HH:MM local time (24:00 the day's end; hours past midnight continue on the next day)"),
+            ], sort: "pharmacy_id")),
         SnapshotTable(name: "items", create: """
             CREATE TABLE items(
                 aptcode TEXT PRIMARY KEY, package_code TEXT, gtin TEXT, name TEXT, producer TEXT,

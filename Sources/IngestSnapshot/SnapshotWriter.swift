@@ -137,7 +137,15 @@ public final class SnapshotWriter {
                                    latitude, longitude, last_refresh, item_count, stale, loaded_at)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
+        let insertHours = try database.cachedStatement("INSERT OR IGNORE INTO pharmacy_hours(pharmacy_id, weekday, opens, closes) VALUES (?, ?, ?, ?)")
         for pharmacy in pharmacies {
+            // Free text stays only in open_hours (its warning is the registry's, `PharmacyRegistrySet`).
+            if case .success(let hours?) = OpeningHours.parse(pharmacy.openHours ?? "") {
+                for interval in hours.intervals {
+                    try insertHours.run(.text(pharmacy.id), .int(Int64(interval.weekday)), .text(OpeningHours.clock(interval.opens)),
+                                        .text(OpeningHours.clock(interval.closes)))
+                }
+            }
             try insert.run(.text(pharmacy.id), .text(pharmacy.name), .text(pharmacy.chainID), .text(pharmacy.region),
                            .text(pharmacy.address), .text(pharmacy.phone), .text(pharmacy.openHours), .real(pharmacy.latitude),
                            .real(pharmacy.longitude), .text(pharmacy.lastRefresh), .int(Int64(pharmacy.itemCount)),

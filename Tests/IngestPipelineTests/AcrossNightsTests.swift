@@ -213,7 +213,7 @@ import Testing
         #expect(keys == [
             ["atc", "code"], ["diagnosis_legend", "code"], ["gs1_children", "parent_gtin,position"], ["gs1_items", "gtin"],
             ["icd10", "code"], ["items", "aptcode"], ["loaded_exports", "pharmacy_id,sha256"], ["medicine_register", "package_code"], ["meta", "key"],
-            ["offers", "pharmacy_id,aptcode"], ["pharmacies", "id"], ["price_history", "pharmacy_id,aptcode,since"], ["reimbursement_diagnoses", "package_code,rate,position"],
+            ["offers", "pharmacy_id,aptcode"], ["pharmacies", "id"], ["pharmacy_hours", "pharmacy_id,weekday,opens"], ["price_history", "pharmacy_id,aptcode,since"], ["reimbursement_diagnoses", "package_code,rate,position"],
             ["reimbursements", "package_code,rate"],
         ].map { $0.map(Optional.some) })
     }

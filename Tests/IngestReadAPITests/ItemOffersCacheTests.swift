@@ -22,8 +22,8 @@ struct ItemOffersCacheTests {
         for round in 1...2 {
             for parameters in asked {
                 let query = try ReadQuery(parameters.merging(["q": "ip"]) { $1 })
-                let fresh = try ReadAPI.answer(query, from: try OpenSnapshot(path: path, version: version))
-                let kept = try ReadAPI.answer(query, from: warm)
+                let fresh = try ReadAPI.answer(query, from: try OpenSnapshot(path: path, version: version), context: SampleSnapshot.wednesdayNoon)
+                let kept = try ReadAPI.answer(query, from: warm, context: SampleSnapshot.wednesdayNoon)
                 #expect(String(decoding: kept, as: UTF8.self) == String(decoding: fresh, as: UTF8.self), "round \(round): \(parameters)")
             }
         }

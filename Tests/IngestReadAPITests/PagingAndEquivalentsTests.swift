@@ -77,7 +77,7 @@ import Testing
         }
 
         static func answer(_ parameters: [String: String]) throws -> [[String: String]] {
-            let body = try ReadAPI.answer(try ReadQuery(parameters), from: try shared.open.get())
+            let body = try ReadAPI.answer(try ReadQuery(parameters), from: try shared.open.get(), context: SampleSnapshot.wednesdayNoon)
             return try #require((try JSONSerialization.jsonObject(with: body) as? [String: [[String: String]]])?["equivalents"])
         }
     }
@@ -111,7 +111,7 @@ import Testing
         #expect(try ranked(["limit": "1", "latitude": "58.38", "longitude": "26.72"]) == ["5061/MM0034978/3.71€/"], "from Tartu, 5061 is nearer")
         let first = try #require(try Equivalents.answer(selma).first)
         #expect(first == ["i": "MM0034978", "n": "IBUMETIN TBL 400MG N10", "pi": "5060", "pn": "AASA APTEEK", "p": "3.71€", "pp": "",
-                          "di": first["di"] ?? "-"])
+                          "d": "30.12.2010", "s": "0", "on": "1", "oh": "10:00-21:00", "di": first["di"] ?? "-"])
         #expect(first["di"]?.hasSuffix(" km") == true)
         // From N30 the same set; a package the register does not list has none; an unknown code has none.
         #expect(Set(try Equivalents.answer(["q": "eq", "aptcode": "MM0034371"]).map { $0["pi"]! + $0["i"]! }) == Set(try ranked([:]).map {

@@ -86,14 +86,16 @@ import Testing
         let tallinn = try #require(regions.first { $0["n"] as? String == "TALLINN" }?["p"] as? [[String: String]])
         #expect(tallinn.map { $0["n"] ?? "" } == ["AASA APTEEK", "SELMA APTEEK"])
         #expect(tallinn[0] == ["i": "5060", "n": "AASA APTEEK", "d": "30.12.2010", "p": "+372-608-6565", "a": "Mustakivi tee 3A, 13912 Tallinn",
-                               "c": "20", "o": "E-R 10-21; L,P 12-20", "l": "59.4380086,24.8713330", "ic": "4", "s": "0"])
+                               "c": "20", "o": "E-R 10-21; L,P 12-20", "l": "59.4380086,24.8713330", "ic": "4", "s": "0",
+                               "on": "1", "oh": "10:00-21:00"])
         // Near Selma: it comes first, with its distance; no more than ten, one group.
         let nearest = try #require(try SampleSnapshot.groups(["q": "ip", "aptcode": "MM0007145", "latitude": "59.4137",
                                                               "longitude": "24.6856", "onlyNearest": "1"]))
         let group = try #require(nearest["item_pharmacies"]?.first)
         #expect(nearest["item_pharmacies"]?.count == 1 && group["n"] as? String == "Nearest")
         let offers = try #require(group["p"] as? [[String: String]])
-        #expect(offers.first == ["i": "MM0007145", "pi": "31937", "n": "SELMA APTEEK", "p": "2.37€", "q": "5", "di": "187 m"])
+        #expect(offers.first == ["i": "MM0007145", "pi": "31937", "n": "SELMA APTEEK", "p": "2.37€", "q": "5", "d": "19.05.2011", "s": "0",
+                                 "on": "1", "oh": "08:00-22:00", "di": "187 m"])
         #expect(offers.count == 3 && offers.map { $0["pi"] ?? "" } == ["31937", "5060", "5061"])
     }
 

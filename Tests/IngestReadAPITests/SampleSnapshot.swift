@@ -28,9 +28,13 @@ final class SampleSnapshot: @unchecked Sendable {
 
     static func snapshot() throws -> OpenSnapshot { try shared.open.get() }
 
+    /// The moment the sample's answers are about, so `on` and `oh` are fixed:
+    /// Wednesday 22 May 2024, 12:00 in Tallinn.
+    static let wednesdayNoon = ReadContext(now: Date(timeIntervalSince1970: 1_716_368_400))
+
     /// The JSON answer to `parameters`, parsed.
     static func answer(_ parameters: [String: String]) throws -> Any {
-        try JSONSerialization.jsonObject(with: try ReadAPI.answer(try ReadQuery(parameters), from: try snapshot()))
+        try JSONSerialization.jsonObject(with: try ReadAPI.answer(try ReadQuery(parameters), from: try snapshot(), context: wednesdayNoon))
     }
 
     /// The answer's lists of flat entries (`items`, `atc`, …), without the

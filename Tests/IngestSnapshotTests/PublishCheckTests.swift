@@ -82,9 +82,11 @@ import Testing
     @Test func aCorruptedPageIsCaughtByQuickCheck() throws {
         let temporary = TemporaryDirectory()
         let (path, offers) = try stage(temporary)
+        // A page of rows (offers' root), not an empty table's: its cell pointers overwritten.
+        let root = try #require(try SnapshotQuery(path).int("SELECT rootpage FROM sqlite_schema WHERE name = 'offers'"))
         let handle = try #require(FileHandle(forUpdatingAtPath: path))
         let pageSize: UInt64 = 4096
-        try handle.seek(toOffset: pageSize * 3 + 8)
+        try handle.seek(toOffset: pageSize * UInt64(root - 1) + 8)
         try handle.write(contentsOf: Data(repeating: 0xFF, count: 64))
         try handle.close()
         let found: String?

@@ -16,7 +16,7 @@ import Testing
     @Test func theCoreSchemaHasTheCoreTablesAndNoOthers() throws {
         let query = try withWriter { _ in }
         let tables = query.rows("SELECT name FROM pragma_table_list WHERE schema = 'main' AND type IN ('table', 'virtual') AND name NOT LIKE 'sqlite_%' ORDER BY name").map { $0[0]! }
-        #expect(tables == ["items", "items_folded", "items_search", "items_substring", "meta", "offers", "pharmacies", "price_history"])
+        #expect(tables == ["items", "items_folded", "items_search", "items_substring", "meta", "offers", "pharmacies", "pharmacy_hours", "price_history"])
     }
 
     @Test func offersOutOfKeyOrderAreRefused() throws {

@@ -12,8 +12,17 @@ struct PharmacyRegistrySet: ReferenceSet {
 
     var isEmpty: Bool { records.isEmpty }
 
+    /// Opening hours that read as neither OSM's syntax nor the Estonian
+    /// short form stay as the registry wrote them, with a warning naming the
+    /// line (READ_API.md, Version 3): the pharmacy's `on` is then unknown.
     mutating func add(_ records: [PharmacyRecord], from file: FeedFile, loaded: ReferenceData, report: inout RunReport) throws {
-        for record in records where self.records[record.id] == nil { self.records[record.id] = record }
+        for record in records where self.records[record.id] == nil {
+            self.records[record.id] = record
+            if case .failure(let unreadable) = OpeningHours.parse(record.openHours ?? "") {
+                try report.warnings.append(Warning(file: file.name, line: record.line, key: record.id, code: .freeTextHours,
+                                                   message: "open_hours: \(unreadable.reason); kept as free text, opening times unknown"))
+            }
+        }
     }
 
     /// Yesterday's pharmacy rows that came from a registry (a pharmacy known
