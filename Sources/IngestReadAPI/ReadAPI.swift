@@ -27,14 +27,15 @@ public enum ReadAPI {
         case .itemPharmacies(let aptcode, let near, let onlyNearest, let inStock, let page, let when):
             return encode(try itemPharmacies(snapshot, aptcode: aptcode, near: near, onlyNearest: onlyNearest, inStock: inStock, page: page,
                                              when: when, at: context.moment(when.at)))
-        case .equivalents(let aptcode, let near, let tier, let limit, let when):
+        case .equivalents(let aptcode, let near, let tier, let limit, let when, let radiusKm, let anyPack):
             return encode(try EquivalentsFinder(snapshot: snapshot).equivalents(of: aptcode, near: near, tier: tier, limit: limit,
-                                                                                 when: when, at: context.moment(when.at)))
+                                                                                 when: when, at: context.moment(when.at),
+                                                                                 radiusKm: radiusKm, anyPack: anyPack))
         case .itemDetails(let aptcode, let pharmacyID):
             return encode(ItemDetails(item_details: try itemDetails(snapshot, aptcode: aptcode, pharmacyID: pharmacyID).map { [$0] } ?? []))
         case .atc(let parent):
             let groups = try snapshot.withReader { try $0.atcChildren(of: parent) }
-            return encode(ATCTree(atc: groups.map { .init(a: $0.code, n: $0.name, c: "\($0.items)") }))
+            return encode(ATCTree(atc: groups.map { .init(a: $0.code, n: $0.name, c: "\($0.items)", cc: "\($0.children)") }))
         case .priceHistory(let aptcode, let pharmacyID):
             let changes = try snapshot.withReader { try $0.priceHistory(pharmacyID: pharmacyID, aptcode: aptcode) }
             return encode(PriceHistoryAnswer(price_history: changes.map { .init(d: ReadAPIFormat.day($0.since), p: snapshot.prices.string($0.cents)) }))

@@ -196,7 +196,8 @@ extension ItemDetails: JSONWritable {
 /// `?q=a`
 struct ATCTree {
     struct Group {
-        var a, n, c: String
+        /// `cc` (Version 3): how many groups are directly under it, so an app knows whether to drill down.
+        var a, n, c, cc: String
     }
 
     var atc: [Group]
@@ -212,6 +213,7 @@ extension ATCTree: JSONWritable {
                         writer.field("a", group.a)
                         writer.field("n", group.n)
                         writer.field("c", group.c)
+                        writer.field("cc", group.cc)
                     }
                 }
             }

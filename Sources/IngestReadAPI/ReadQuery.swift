@@ -29,7 +29,8 @@ public enum ReadQuery: Equatable, Sendable {
     /// Version 2: one offer's shelf prices over time, newest first.
     case priceHistory(aptcode: String, pharmacyID: String)
     /// Version 2: items the register calls the same medicine, where they are sold, cheapest first at `tier` (nil: shelf price).
-    case equivalents(aptcode: String, near: GeoPoint?, tier: Int?, limit: Int, when: When = .any)
+    /// Version 3: `radiusKm` limits the search around `near`; `anyPack` (`packs=any`) also offers other pack sizes, ranked per unit.
+    case equivalents(aptcode: String, near: GeoPoint?, tier: Int?, limit: Int, when: When = .any, radiusKm: Double? = nil, anyPack: Bool = false)
     /// Not one of the five: the changeset from a client's version to current (SNAPSHOT.md).
     case changes(since: String)
 
@@ -37,7 +38,7 @@ public enum ReadQuery: Equatable, Sendable {
     /// A request with `at` does not (it names its moment), nor do the other queries.
     public var saysWhatIsOpen: Bool {
         switch self {
-        case .pharmacies(_, _, _, let when), .itemPharmacies(_, _, _, _, _, let when), .equivalents(_, _, _, _, let when): return when.at == nil
+        case .pharmacies(_, _, _, let when), .itemPharmacies(_, _, _, _, _, let when), .equivalents(_, _, _, _, let when, _, _): return when.at == nil
         default: return false
         }
     }
@@ -95,8 +96,21 @@ public enum ReadQuery: Equatable, Sendable {
             case let other?: throw Invalid(reason: "tier is 50, 75, 90 or 100, not \(Self.quoted(other))")
             }
             let page = try ResultPage(parameters)
-            self = .equivalents(aptcode: aptcode, near: try Self.position(parameters), tier: tier,
-                                limit: min(page.limit ?? Self.equivalentsLimit, ResultPage.maximum), when: when)
+            let near = try Self.position(parameters)
+            var radius: Double?
+            if let text = parameters["radius"] {
+                guard let km = Self.degrees(text), km > 0, km <= 20_000 else { throw Invalid(reason: "radius is a number of kilometres above 0, not \(Self.quoted(text))") }
+                guard near != nil else { throw Invalid(reason: "radius needs latitude and longitude") }
+                radius = km
+            }
+            let anyPack: Bool
+            switch parameters["packs"] {
+            case nil, "same": anyPack = false
+            case "any": anyPack = true
+            case let other?: throw Invalid(reason: "packs is any or same, not \(Self.quoted(other))")
+            }
+            self = .equivalents(aptcode: aptcode, near: near, tier: tier, limit: min(page.limit ?? Self.equivalentsLimit, ResultPage.maximum),
+                                when: when, radiusKm: radius, anyPack: anyPack)
         case "changes":
             self = .changes(since: try required("since"))
         default:

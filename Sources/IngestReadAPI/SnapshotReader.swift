@@ -239,15 +239,16 @@ final class SnapshotReader {
         return (statement.string(0) ?? "", statement.string(1) ?? "", statement.string(2) ?? "", rx, statement.string(4) ?? "")
     }
 
-    /// The children of an ATC group (the top level for nil), by code.
-    func atcChildren(of parent: String?) throws(SQLiteError) -> [(code: String, name: String, items: Int64)] {
+    /// The children of an ATC group (the top level for nil), by code, with
+    /// the items under each and the groups directly under each.
+    func atcChildren(of parent: String?) throws(SQLiteError) -> [(code: String, name: String, items: Int64, children: Int64)] {
         let statement = try database.cachedStatement(parent == nil
-            ? "SELECT code, name, item_count FROM atc WHERE parent IS NULL ORDER BY code"
-            : "SELECT code, name, item_count FROM atc WHERE parent = ? ORDER BY code")
+            ? "SELECT code, name, item_count, coalesce(child_count, 0) FROM atc WHERE parent IS NULL ORDER BY code"
+            : "SELECT code, name, item_count, coalesce(child_count, 0) FROM atc WHERE parent = ? ORDER BY code")
         defer { statement.reset() }
         if let parent { try statement.bind(parent, at: 1) }
-        var groups: [(String, String, Int64)] = []
-        while try statement.step() { groups.append((statement.string(0) ?? "", statement.string(1) ?? "", statement.int64(2))) }
+        var groups: [(String, String, Int64, Int64)] = []
+        while try statement.step() { groups.append((statement.string(0) ?? "", statement.string(1) ?? "", statement.int64(2), statement.int64(3))) }
         return groups
     }
 

@@ -113,11 +113,12 @@ import Testing
         #expect(first == ["i": "MM0034978", "n": "IBUMETIN TBL 400MG N10", "pi": "5060", "pn": "AASA APTEEK", "p": "3.71€", "pp": "",
                           "d": "30.12.2010", "s": "0", "on": "1", "oh": "10:00-21:00", "di": first["di"] ?? "-"])
         #expect(first["di"]?.hasSuffix(" km") == true)
-        // From N30 the same set; a package the register does not list has none; an unknown code has none.
+        // From N30 the same set; a package the register does not list is the same as itself alone (Version 3); an unknown code has none.
         #expect(Set(try Equivalents.answer(["q": "eq", "aptcode": "MM0034371"]).map { $0["pi"]! + $0["i"]! }) == Set(try ranked([:]).map {
             let parts = $0.split(separator: "/"); return String(parts[0] + parts[1])
         }))
-        #expect(try Equivalents.answer(["q": "eq", "aptcode": "MM0200001"]) == [])
+        let unlisted = try Equivalents.answer(["q": "eq", "aptcode": "MM0200001"]).map { "\($0["pi"] ?? "")/\($0["i"] ?? "")/\($0["p"] ?? "")" }
+        #expect(unlisted == ["31937/MM0200001/4.50€"])
         #expect(try Equivalents.answer(["q": "eq", "aptcode": "NOPE"]) == [])
         // Without a position, no distances: `di` is empty.
         let unplaced = try Equivalents.answer(["q": "eq", "aptcode": "MM0034978"])

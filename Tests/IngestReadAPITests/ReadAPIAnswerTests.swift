@@ -102,7 +102,10 @@ import Testing
     @Test func theATCTreeListsChildrenWithTheirItemCounts() throws {
         let top = try #require(try SampleSnapshot.lists(["q": "a"]))
         #expect(top["atc"]?.map { $0["a"] ?? "" } == ["A", "J", "M", "N"])
-        #expect(top["atc"]?[2] == ["a": "M", "n": "LIHASTE JA LUUSTIKU SÜSTEEM", "c": "3"])
+        #expect(top["atc"]?[2] == ["a": "M", "n": "LIHASTE JA LUUSTIKU SÜSTEEM", "c": "3", "cc": "1"])
+        // Version 3: `cc` says whether there is anything to drill down to; a substance (level 5) has no children.
+        let substances = try #require(try SampleSnapshot.lists(["q": "a", "atc": "M01AE"]))
+        #expect(substances["atc"]?.map { [$0["a"] ?? "", $0["cc"] ?? ""] } == [["M01AE01", "0"]])
         let unknown = try SampleSnapshot.answer(["q": "a", "atc": "ZZZ"]) as? NSDictionary
         #expect(unknown == ["atc": []] as NSDictionary)
     }

@@ -9,14 +9,14 @@ struct SnapshotAnswerCacheTests {
     struct RankFailed: Error {}
 
     static func offers(_ count: Int) -> [RankedEquivalents.Offer] {
-        (0..<count).map { RankedEquivalents.Offer(rankCents: Int64($0), aptcode: "A\($0)", name: "N", pharmacy: 0, priceCents: Int64($0), patientCents: nil) }
+        (0..<count).map { RankedEquivalents.Offer(rank: Double($0), rankCents: Int64($0), units: nil, aptcode: "A\($0)", name: "N", pharmacy: 0, priceCents: Int64($0), patientCents: nil) }
     }
 
     @Test func aGroupIsRankedOnceAndTheLeastRecentlyUsedGoesFirst() throws {
         let cache = RankedEquivalents.cache(capacity: 10)
         var ranked: [String] = []
         func ask(_ group: String, _ count: Int, tier: Int? = nil) -> Int {
-            cache.value(for: .init(group: [group], tier: tier)) { ranked.append(group + "/\(tier ?? 0)"); return Self.offers(count) }.count
+            cache.value(for: .init(group: .register([group]), tier: tier)) { ranked.append(group + "/\(tier ?? 0)"); return Self.offers(count) }.count
         }
         #expect(ask("a", 4) == 4)
         #expect(ask("a", 99) == 4, "the cached ranking, not a new one")
@@ -35,7 +35,7 @@ struct SnapshotAnswerCacheTests {
         #expect(ask("huge", 11) == 11 && ask("huge", 11) == 11)
         #expect(ranked.suffix(2) == ["huge/0", "huge/0"])
         // A failed ranking is not kept either.
-        #expect(throws: RankFailed.self) { try cache.value(for: .init(group: ["x"], tier: nil)) { throw RankFailed() } }
+        #expect(throws: RankFailed.self) { try cache.value(for: .init(group: .register(["x"]), tier: nil)) { throw RankFailed() } }
         #expect(ask("x", 1) == 1)
         #expect(ranked.last == "x/0")
         // Nor is a value that costs nothing: a group nobody sells is asked again.
