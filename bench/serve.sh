@@ -44,8 +44,9 @@ WORD_URL=$(python3 -c "import sys, urllib.parse; print(urllib.parse.quote(sys.ar
 # READ_API.md Version 3's forgiving search: the first word of a name with a
 # letter dropped (a typo: corrected against the vocabulary), two letters
 # (the widest ranking), and a name's words without their diacritics.
-TYPO=$(sqlite3 -readonly "$CURRENT" "SELECT lower(substr(w, 1, 3) || substr(w, 5)) FROM (
-  SELECT substr(name, 1, instr(name || ' ', ' ') - 1) AS w FROM items ORDER BY aptcode) WHERE length(w) >= 6 AND w NOT GLOB '*[0-9]*' LIMIT 1")
+TYPO=$(sqlite3 -readonly "$CURRENT" "SELECT substr(w, 1, 3) || substr(w, 5) FROM (
+  SELECT substr(name, 1, instr(name || ' ', ' ') - 1) AS w FROM items ORDER BY aptcode) WHERE length(w) >= 6 AND w NOT GLOB '*[0-9]*' LIMIT 1" |
+  python3 -c "import sys, urllib.parse; print(urllib.parse.quote(sys.stdin.read().strip().lower()))")
 TWO=$(printf %s "$WORD" | cut -c1-2)
 FOLDED=$(sqlite3 -readonly "$CURRENT" "SELECT name FROM items WHERE name GLOB '*[ÕÄÖÜŠŽõäöüšž]*' ORDER BY aptcode LIMIT 1" |
   python3 -c "import sys, unicodedata, urllib.parse; t = ''.join(c for c in unicodedata.normalize('NFD', sys.stdin.read().strip()) if not unicodedata.combining(c)); print(urllib.parse.quote_plus(' '.join(t.lower().split()[:2])))")

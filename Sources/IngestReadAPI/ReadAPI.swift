@@ -39,6 +39,8 @@ public enum ReadAPI {
         case .priceHistory(let aptcode, let pharmacyID):
             let changes = try snapshot.withReader { try $0.priceHistory(pharmacyID: pharmacyID, aptcode: aptcode) }
             return encode(PriceHistoryAnswer(price_history: changes.map { .init(d: ReadAPIFormat.day($0.since), p: snapshot.prices.string($0.cents)) }))
+        case .diagnosis(let icd, let page):
+            return encode(try diagnosis(icd, page: page, in: snapshot))
         case .changes:
             preconditionFailure("changesets are served by ChangesetCache")
         }
@@ -99,6 +101,21 @@ public enum ReadAPI {
               let inName = text.expression(.name, corrections: corrections),
               let startsName = text.expression(.name, corrections: corrections, anchored: true) else { return nil }
         return SnapshotReader.SearchPlan(matching: matching, exact: exact, inName: inName, startsName: startsName)
+    }
+
+    /// `?q=dx` (Version 3): the code and its ICD-10 name, and the items
+    /// reimbursed for it with the tiers the list gives them (the 75 % tier
+    /// brings the derived 90 %), by name, one page of them.
+    static func diagnosis(_ icd: String, page: ResultPage, in snapshot: OpenSnapshot) throws -> DiagnosisItems {
+        try snapshot.withReader { reader in
+            let found = try reader.itemsReimbursed(for: icd)
+            let range = page.range(total: found.count, defaultLimit: searchLimit)
+            let shown = found[min(range.lowerBound, found.count)..<min(range.upperBound, found.count)].map { entry in
+                DiagnosisItems.Item(a: entry.item.aptcode, n: entry.item.name, p: entry.item.producer,
+                                    t: entry.rates.flatMap { $0 == 75 ? [75, 90] : [$0] }.map(String.init))
+            }
+            return DiagnosisItems(c: icd, n: try reader.icdName(icd), items: shown, paging: Paging(total: found.count, shown: range))
+        }
     }
 
     /// `GET /health` (READ_API.md, Version 2): which snapshot is served.
@@ -209,6 +226,14 @@ public enum ReadAPI {
                 atc: item.atc ?? "", actSubst: item.activeSubstance ?? "",
                 diagExpl: LegendReferences.explained(in: infos, legend: snapshot.legend).map { .init(name: $0.code, text: $0.text) },
                 infoUrl: item.infoURL ?? "", imageUrl: item.imageURL ?? "")
+            details.diagnoses = try item.packageCode.map { code in
+                try reader.listedDiagnoses(packageCode: code).map { range in
+                    range.from == range.to
+                        ? ItemDetails.Diagnosis(code: range.from, name: try reader.icdName(range.from))
+                        : ItemDetails.Diagnosis(code: range.from + "-" + range.to,
+                                                name: [try reader.icdName(range.from), try reader.icdName(range.to)].filter { !$0.isEmpty }.joined(separator: " … "))
+                }
+            } ?? []
             if let register {
                 (details.form, details.strength, details.packSize, details.rx, details.spcUrl)
                     = (register.form, register.strength, register.packSize, register.rx, register.spcURL)

@@ -146,6 +146,12 @@ struct ItemDetails {
         var infoUrl, imageUrl: String
         /// Version 2: what the medicine register says of the package ("" when it does not know it).
         var form = "", strength = "", packSize = "", rx = "", spcUrl = ""
+        /// Version 3: every code and range the list gives the package, with its ICD-10 name.
+        var diagnoses: [Diagnosis] = []
+    }
+
+    struct Diagnosis {
+        var code, name: String
     }
 
     struct Explanation {
@@ -185,6 +191,15 @@ extension ItemDetails: JSONWritable {
                         writer.field("imageUrl", d.imageUrl)
                         for (key, value) in [("form", d.form), ("strength", d.strength), ("packSize", d.packSize), ("rx", d.rx), ("spcUrl", d.spcUrl)] {
                             writer.field(key, value)
+                        }
+                        writer.key("diagnoses")
+                        writer.array { writer in
+                            for diagnosis in d.diagnoses {
+                                writer.object { writer in
+                                    writer.field("c", diagnosis.code)
+                                    writer.field("n", diagnosis.name)
+                                }
+                            }
                         }
                     }
                 }
@@ -291,5 +306,37 @@ extension JSONWriter {
     /// `"d"` and `"s"` of an offer: its pharmacy's export date and whether it is carried over (Version 3).
     mutating func ageFields(_ directory: PharmacyDirectory, _ pharmacy: PharmacyDirectory.Index) {
         directory.rendered.withUnsafeBufferPointer { rendered in fields(UnsafeBufferPointer(rebasing: rendered[directory.ageFields[pharmacy]])) }
+    }
+}
+
+/// `?q=dx` (Version 3): `{"c": code, "n": ICD-10 name, "items": [{"a", "n", "p", "t": ["75", "90"]}], "total", "next"}`.
+struct DiagnosisItems: JSONWritable {
+    struct Item {
+        var a, n, p: String
+        var t: [String]
+    }
+
+    var c, n: String
+    var items: [Item]
+    var paging: Paging
+
+    func write(to writer: inout JSONWriter) {
+        writer.object { writer in
+            writer.field("c", c)
+            writer.field("n", n)
+            writer.key("items")
+            writer.array { writer in
+                for item in items {
+                    writer.object { writer in
+                        writer.field("a", item.a)
+                        writer.field("n", item.n)
+                        writer.field("p", item.p)
+                        writer.key("t")
+                        writer.array { writer in for tier in item.t { writer.string(tier) } }
+                    }
+                }
+            }
+            writer.paging(paging)
+        }
     }
 }

@@ -1,3 +1,5 @@
+import IngestCore
+
 /// One request of READ_API.md, parsed from its query parameters: which of
 /// the queries, with its arguments checked. Everything a client can get
 /// wrong is a `ReadQuery.Invalid` (HTTP 400) here, before any SQL runs.
@@ -31,6 +33,8 @@ public enum ReadQuery: Equatable, Sendable {
     /// Version 2: items the register calls the same medicine, where they are sold, cheapest first at `tier` (nil: shelf price).
     /// Version 3: `radiusKm` limits the search around `near`; `anyPack` (`packs=any`) also offers other pack sizes, ranked per unit.
     case equivalents(aptcode: String, near: GeoPoint?, tier: Int?, limit: Int, when: When = .any, radiusKm: Double? = nil, anyPack: Bool = false)
+    /// Version 3: items reimbursed for a diagnosis (a listed range includes `icd`), with their tiers and the code's ICD-10 name.
+    case diagnosis(icd: String, page: ResultPage = .first)
     /// Not one of the five: the changeset from a client's version to current (SNAPSHOT.md).
     case changes(since: String)
 
@@ -54,7 +58,7 @@ public enum ReadQuery: Equatable, Sendable {
     /// Codes (aptcode, ATC) are matched without regard to letter case (READ_API.md, Version 2):
     /// the snapshot holds them upper-case (FEEDS.md), so they are upper-cased here.
     public init(_ parameters: [String: String]) throws(Invalid) {
-        guard let query = parameters["q"] else { throw Invalid(reason: "missing parameter q (p, i, ip, id, a, h, eq or changes)") }
+        guard let query = parameters["q"] else { throw Invalid(reason: "missing parameter q (p, i, ip, id, a, h, eq, dx or changes)") }
         func required(_ name: String) throws(Invalid) -> String {
             guard let value = parameters[name], !value.isEmpty else { throw Invalid(reason: "q=\(query) needs the parameter \(name)") }
             return value
@@ -111,10 +115,14 @@ public enum ReadQuery: Equatable, Sendable {
             }
             self = .equivalents(aptcode: aptcode, near: near, tier: tier, limit: min(page.limit ?? Self.equivalentsLimit, ResultPage.maximum),
                                 when: when, radiusKm: radius, anyPack: anyPack)
+        case "dx":
+            let icd = try required("icd").uppercased()
+            guard DiagnosisNotation.isCode(icd) else { throw Invalid(reason: "icd is an ICD-10 code such as J45 or J45.0, not \(Self.quoted(icd))") }
+            self = .diagnosis(icd: icd, page: try ResultPage(parameters))
         case "changes":
             self = .changes(since: try required("since"))
         default:
-            throw Invalid(reason: "unknown q=\(Self.quoted(query)): expected p, i, ip, id, a, h, eq or changes")
+            throw Invalid(reason: "unknown q=\(Self.quoted(query)): expected p, i, ip, id, a, h, eq, dx or changes")
         }
     }
 

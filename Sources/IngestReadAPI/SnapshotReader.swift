@@ -270,6 +270,53 @@ final class SnapshotReader {
         return pharmacies
     }
 
+    /// Items whose package the list reimburses for `icd` (a listed code or
+    /// range includes it: `J45.0` is in `J45`, in `J40-J47`), by name, with
+    /// the rates listed for it; none in a file without the list.
+    func itemsReimbursed(for icd: String) throws(SQLiteError) -> [(item: Item, rates: [Int])] {
+        guard try database.scalarInt("SELECT count(*) FROM sqlite_schema WHERE name = 'reimbursement_diagnoses'") == 1 else { return [] }
+        let statement = try database.cachedStatement("""
+            SELECT items.aptcode, items.name, items.producer, group_concat(DISTINCT d.rate)
+            FROM reimbursement_diagnoses AS d JOIN items ON items.package_code = d.package_code
+            WHERE ?1 >= d.icd_from AND (?1 <= d.icd_to OR substr(?1, 1, length(d.icd_to)) = d.icd_to)
+            GROUP BY items.aptcode ORDER BY items.name, items.aptcode
+            """)
+        defer { statement.reset() }
+        try statement.bind(icd, at: 1)
+        var found: [(Item, [Int])] = []
+        while try statement.step() {
+            let rates = (statement.string(3) ?? "").split(separator: ",").compactMap { Int($0) }.sorted()
+            found.append((Item(aptcode: statement.string(0) ?? "", name: statement.string(1) ?? "", producer: statement.string(2) ?? ""), rates))
+        }
+        return found
+    }
+
+    /// The ICD-10 list's name of `code`, else of its category (`J45.9` → `J45`); "" when the list has neither.
+    func icdName(_ code: String) throws(SQLiteError) -> String {
+        guard try database.scalarInt("SELECT count(*) FROM sqlite_schema WHERE name = 'icd10'") == 1 else { return "" }
+        let statement = try database.cachedStatement("SELECT name FROM icd10 WHERE code = ?")
+        defer { statement.reset() }
+        for candidate in [code, String(code.prefix(3))] {
+            statement.reset()
+            try statement.bind(candidate, at: 1)
+            if try statement.step() { return statement.string(0) ?? "" }
+        }
+        return ""
+    }
+
+    /// The diagnoses a package's tiers list, parsed (`reimbursement_diagnoses`), each range once, in list order.
+    func listedDiagnoses(packageCode: String) throws(SQLiteError) -> [(from: String, to: String)] {
+        guard try database.scalarInt("SELECT count(*) FROM sqlite_schema WHERE name = 'reimbursement_diagnoses'") == 1 else { return [] }
+        let statement = try database.cachedStatement("""
+            SELECT icd_from, icd_to FROM reimbursement_diagnoses WHERE package_code = ? GROUP BY icd_from, icd_to ORDER BY min(rate), min(position)
+            """)
+        defer { statement.reset() }
+        try statement.bind(packageCode, at: 1)
+        var ranges: [(String, String)] = []
+        while try statement.step() { ranges.append((statement.string(0) ?? "", statement.string(1) ?? "")) }
+        return ranges
+    }
+
     /// `pharmacy_hours` by pharmacy id; nil in a file without the table (before Version 3).
     func openingHours() throws(SQLiteError) -> [String: OpeningHours]? {
         guard try database.scalarInt("SELECT count(*) FROM sqlite_schema WHERE name = 'pharmacy_hours'") == 1 else { return nil }

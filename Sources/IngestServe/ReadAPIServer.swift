@@ -23,6 +23,8 @@ struct ReadAPIServer {
     let limits: Limits
     /// The service's time zone: "open now" and "that day" are read in it (READ_API.md, Version 3).
     var timeZone = ReadContext.defaultTimeZone
+    /// `--cors-origin`: none, no CORS headers at all.
+    var corsOrigins: [String] = []
 
     /// What a connection may take, from `ingest-serve`'s options.
     struct Limits {
@@ -38,6 +40,7 @@ struct ReadAPIServer {
         // HEAD: the GET handler's headers, no body.
         let router = Router(options: .autoGenerateHeadEndpoints)
         router.add(middleware: RequestLogMiddleware(accessLog: accessLog, metrics: metrics))
+        if !corsOrigins.isEmpty { router.add(middleware: CrossOriginMiddleware(origins: corsOrigins)) }
         router.add(middleware: UnroutedRequestMiddleware())
         router.get("/") { request, _ in await answer(request, logger: logger) }
         router.get("/health") { request, _ in

@@ -89,6 +89,10 @@ struct ServeCommand: AsyncParsableCommand {
                                             valueName: "zone"))
     var timeZone = "Europe/Tallinn"
 
+    @Option(name: .customLong("cors-origin"), help: ArgumentHelp("A web origin allowed to call the API from a browser (https://example.ee), repeatable, or * for any; none by default.",
+                                                                 valueName: "origin"))
+    var corsOrigins: [String] = []
+
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0…65535") }
         guard ioThreads >= 1 else { throw ValidationError("--io-threads must be 1 or more") }
@@ -96,6 +100,9 @@ struct ServeCommand: AsyncParsableCommand {
         guard reloadInterval > 0 else { throw ValidationError("--reload-interval must be above 0") }
         guard headerTimeout > 0, idleTimeout > 0 else { throw ValidationError("--header-timeout and --idle-timeout must be above 0") }
         guard maxConnections >= 1 else { throw ValidationError("--max-connections must be 1 or more") }
+        for origin in corsOrigins where origin != "*" && !(origin.hasPrefix("https://") || origin.hasPrefix("http://")) || origin.hasSuffix("/") {
+            throw ValidationError("--cors-origin: \"\(origin)\" is not an origin such as https://example.ee (scheme and host, no path) or *")
+        }
         guard TimeZone(identifier: timeZone) != nil else { throw ValidationError("--time-zone: no time zone named \"\(timeZone)\" (an IANA name such as Europe/Tallinn)") }
     }
 
@@ -141,6 +148,7 @@ struct ServeCommand: AsyncParsableCommand {
                                                  idleTimeout: .nanoseconds(Int64(idleTimeout * 1e9)), maxConnections: maxConnections))
         // validate() made sure the name is known.
         server.timeZone = TimeZone(identifier: timeZone) ?? ReadContext.defaultTimeZone
+        server.corsOrigins = corsOrigins
         let eventLoops = MultiThreadedEventLoopGroup(numberOfThreads: ioThreads)
         try await server.run(host: host, port: port, eventLoops: eventLoops, services: [watcher], accessLog: log, logger: logger)
         try await eventLoops.shutdownGracefully()

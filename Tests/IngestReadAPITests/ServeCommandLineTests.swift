@@ -7,7 +7,7 @@ import Testing
 /// is published it serves, answering 503 with a reason.
 @Suite struct ServeCommandLineTests {
     static let usage = """
-        Usage: ingest-serve [--snapshots <dir>] [--host <host>] [--port <port>] [--reload-interval <seconds>] [--io-threads <count>] [--query-threads <count>] [--header-timeout <seconds>] [--idle-timeout <seconds>] [--max-connections <count>] [--access-log <path>] [--time-zone <zone>]
+        Usage: ingest-serve [--snapshots <dir>] [--host <host>] [--port <port>] [--reload-interval <seconds>] [--io-threads <count>] [--query-threads <count>] [--header-timeout <seconds>] [--idle-timeout <seconds>] [--max-connections <count>] [--access-log <path>] [--time-zone <zone>] [--cors-origin <origin> ...]
           See 'ingest-serve --help' for more information.
 
         """
