@@ -64,17 +64,7 @@ struct ItemSearch {
 extension ItemSearch: JSONWritable {
     func write(to writer: inout JSONWriter) {
         writer.object { writer in
-            writer.key("items")
-            writer.array { writer in
-                for item in items {
-                    writer.object { writer in
-                        writer.field("a", item.a)
-                        writer.field("n", item.n)
-                        writer.field("p", item.p)
-                        writer.field("rx", item.rx)
-                    }
-                }
-            }
+            writer.items(items.map { ($0.a, $0.n, $0.p) }) { writer, index in writer.field("rx", items[index].rx) }
             writer.paging(paging)
         }
     }
@@ -324,19 +314,28 @@ struct DiagnosisItems: JSONWritable {
         writer.object { writer in
             writer.field("c", c)
             writer.field("n", n)
-            writer.key("items")
-            writer.array { writer in
-                for item in items {
-                    writer.object { writer in
-                        writer.field("a", item.a)
-                        writer.field("n", item.n)
-                        writer.field("p", item.p)
-                        writer.key("t")
-                        writer.array { writer in for tier in item.t { writer.string(tier) } }
-                    }
-                }
+            writer.items(items.map { ($0.a, $0.n, $0.p) }) { writer, index in
+                writer.key("t")
+                writer.array { writer in for tier in items[index].t { writer.string(tier) } }
             }
             writer.paging(paging)
+        }
+    }
+}
+
+extension JSONWriter {
+    /// `"items": [{"a", "n", "p", …}]`, the list of `q=i` and `q=dx`; `more` writes each entry's own fields after them.
+    mutating func items(_ items: [(a: String, n: String, p: String)], more: (inout JSONWriter, Int) -> Void) {
+        key("items")
+        array { writer in
+            for (index, item) in items.enumerated() {
+                writer.object { writer in
+                    writer.field("a", item.a)
+                    writer.field("n", item.n)
+                    writer.field("p", item.p)
+                    more(&writer, index)
+                }
+            }
         }
     }
 }
