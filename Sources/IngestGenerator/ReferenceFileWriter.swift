@@ -38,6 +38,13 @@ struct ReferenceFileWriter {
         ]
     }
 
+    /// Opening hours in both notations the registry uses (READ_API.md,
+    /// Version 3), each read into `pharmacy_hours`: a test database has
+    /// pharmacies open and closed at any hour. Free text is left to the
+    /// hand-written tests: its warning would be on every generated night.
+    static let openingHours = ["E-R 9-19; L 10-16", "Mo-Fr 08:00-20:00; Sa 10:00-16:00; PH off", "E-P 8-22", "24/7",
+                               "Mo-Sa 09:00-21:00; Su 10:00-18:00", "E-R 8.30-17.30; L,P suletud"]
+
     private func registry(_ directory: String, _ random: inout SeededRandom) throws -> GroundTruth.Feed {
         var truth = GroundTruth.Feed()
         var sink = try ByteSink(path: "\(directory)/pharmacies.csv")
@@ -49,7 +56,7 @@ struct ReferenceFileWriter {
             let bad = index > 0 && badRate > 0 && (index == 1 || random.chance(badRate))
             let latitude = bad ? "95.0000" : String(format: "%.6f", 57.6 + Double(random.int(0...2000)) / 1000)
             let longitude = String(format: "%.6f", 21.9 + Double(random.int(0...6000)) / 1000)
-            sink.append("\(FeedGenerator.pharmacyID(index)),\(name(index)),\(index % 7),\(region),\"Tänav \(index % 97 + 1), \(region.capitalized)\",+372-600-\(String(format: "%04d", index % 10_000)),\"E-R 9-19; L 10-16\",\(latitude),\(longitude)\n")
+            sink.append("\(FeedGenerator.pharmacyID(index)),\(name(index)),\(index % 7),\(region),\"Tänav \(index % 97 + 1), \(region.capitalized)\",+372-600-\(String(format: "%04d", index % 10_000)),\"\(Self.openingHours[index % Self.openingHours.count])\",\(latitude),\(longitude)\n")
             if bad { truth.reject("bad_coordinates") } else { truth.accept() }
         }
         try sink.finish()

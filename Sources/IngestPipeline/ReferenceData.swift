@@ -177,7 +177,9 @@ struct ItemEnrichment {
     /// The register supplies the leaflet URL, and ATC code and substance
     /// where the stock feeds gave none; where both name an ATC code and they
     /// differ, the register wins and a warning names both. GS1 supplies image
-    /// URL and producer (brand) where the stock feeds gave none.
+    /// URL and producer (brand) where the stock feeds gave none; an item a
+    /// stock feed names by a CASE or PALLET GTIN takes what its own
+    /// datasheet lacks from the base unit below it (FEEDS.md §10).
     func enrich(_ item: inout ItemRow, warnings: inout [Warning]) {
         if let code = item.packageCode, let entry = register[code] {
             if let leaflet = entry.leafletURL { item.infoURL = leaflet }
@@ -191,8 +193,20 @@ struct ItemEnrichment {
             if item.activeSubstance == nil { item.activeSubstance = entry.activeSubstance }
         }
         guard let gtin = item.gtin, let sheet = gs1[gtin] else { return }
-        if item.imageURL == nil { item.imageURL = sheet.imageURL }
-        if item.producer == nil { item.producer = sheet.brand }
+        let base = baseUnit(below: sheet)
+        if item.imageURL == nil { item.imageURL = sheet.imageURL ?? base?.imageURL }
+        if item.producer == nil { item.producer = sheet.brand ?? base?.brand }
+    }
+
+    /// The datasheet at the bottom of `sheet`'s hierarchy, following the first
+    /// child down (four levels at most, so a cycle cannot hold it); nil for a base unit.
+    private func baseUnit(below sheet: GS1TradeItem) -> GS1TradeItem? {
+        var current = sheet
+        for _ in 0..<GS1TradeItem.levels.count {
+            guard let child = current.children.first.flatMap({ gs1[$0.gtin] }) else { break }
+            current = child
+        }
+        return current.gtin == sheet.gtin ? nil : current
     }
 }
 

@@ -153,25 +153,20 @@ struct EquivalentsAnswer: JSONWritable {
 
     func write(to writer: inout JSONWriter) {
         writer.object { writer in
-            writer.key("equivalents")
-            writer.array { writer in
-                for offer in equivalents {
-                    writer.object { writer in
-                        writer.field("i", offer.offer.aptcode)
-                        writer.field("n", offer.offer.name)
-                        writer.field("pi", directory.ids[offer.offer.pharmacy])
-                        writer.field("pn", directory.names[offer.offer.pharmacy])
-                        writer.field("p", unescaped: { prices.append(offer.offer.priceCents, to: &$0) })
-                        writer.field("pp", unescaped: { if showsTier, let cents = offer.offer.patientCents { prices.append(cents, to: &$0) } })
-                        if showsUnitPrice {
-                            // Whole cents, half up: a tablet at 3.71 € for 10 is 0.37 €.
-                            writer.field("pu", unescaped: { if let units = offer.offer.units { prices.append(Int64((Double(offer.offer.rankCents) / units).rounded(.toNearestOrAwayFromZero)), to: &$0) } })
-                        }
-                        writer.ageFields(directory, offer.offer.pharmacy)
-                        writer.openingFields(directory, offer.offer.pharmacy, at: moment)
-                        writer.distance(offer.metres)
-                    }
+            writer.objects("equivalents", equivalents) { writer, offer in
+                writer.field("i", offer.offer.aptcode)
+                writer.field("n", offer.offer.name)
+                writer.field("pi", directory.ids[offer.offer.pharmacy])
+                writer.field("pn", directory.names[offer.offer.pharmacy])
+                writer.field("p", unescaped: { prices.append(offer.offer.priceCents, to: &$0) })
+                writer.field("pp", unescaped: { if showsTier, let cents = offer.offer.patientCents { prices.append(cents, to: &$0) } })
+                if showsUnitPrice {
+                    // Whole cents, half up: a tablet at 3.71 € for 10 is 0.37 €.
+                    writer.field("pu", unescaped: { if let units = offer.offer.units { prices.append(Int64((Double(offer.offer.rankCents) / units).rounded(.toNearestOrAwayFromZero)), to: &$0) } })
                 }
+                writer.ageFields(directory, offer.offer.pharmacy)
+                writer.openingFields(directory, offer.offer.pharmacy, at: moment)
+                writer.distance(offer.metres)
             }
         }
     }

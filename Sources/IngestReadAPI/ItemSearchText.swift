@@ -121,3 +121,19 @@ struct ItemSearchText: Equatable {
         }
     }
 }
+
+/// What a ranked search is kept under: the text as the client sent it (the
+/// same words in another spelling are another key, ranked once more), the
+/// filters, and how far down the ranking the page reaches.
+struct ItemSearchKey: Hashable, Sendable {
+    var text: String
+    var atc: String?
+    var prescription: Bool?
+    var end: Int
+}
+
+/// The first `end` items of a search in rank order, and how many match in all.
+struct RankedSearch: Sendable {
+    var items: [SnapshotReader.Item]
+    var total: Int
+}

@@ -35,6 +35,11 @@ public final class OpenSnapshot: Sendable {
     let vocabulary: SearchVocabulary
     /// `?q=eq`'s rankings, made once per group and tier for this snapshot.
     let equivalents = RankedEquivalents.cache()
+    /// `?q=i`'s ranked items up to a page's end, once per search for this
+    /// snapshot: ranking every match of a short word (500 items for `ta` on
+    /// the national snapshot) takes four index scans, and the same searches
+    /// come again and again. 200,000 items at most.
+    let searches = SnapshotAnswerCache<ItemSearchKey, RankedSearch>(capacity: 200_000) { $0.items.count }
     /// `?q=ip`'s offers written out, once per item for this snapshot: 64 MiB
     /// at most, about a thousand items sold everywhere.
     let itemOffers = SnapshotAnswerCache<String, ItemOffers>(capacity: 64 << 20) { $0.bytesHeld }

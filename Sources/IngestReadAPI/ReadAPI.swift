@@ -19,9 +19,7 @@ public enum ReadAPI {
         case .pharmacies(let near, let onlyNearest, let page, let when):
             return encode(pharmacyList(snapshot, near: near, onlyNearest: onlyNearest, page: page, when: when, at: context.moment(when.at)))
         case .itemSearch(let text, let atc, let prescription, let page):
-            let found = try snapshot.withReader { reader in
-                try search(text, atc: atc, prescription: prescription, page: page, in: reader, vocabulary: snapshot.vocabulary)
-            }
+            let found = try cachedSearch(text, atc: atc, prescription: prescription, page: page, in: snapshot)
             return encode(ItemSearch(items: found.items.map { .init(a: $0.aptcode, n: $0.name, p: $0.producer, rx: $0.prescription) },
                                      paging: found.paging))
         case .itemPharmacies(let aptcode, let near, let onlyNearest, let inStock, let page, let when):
@@ -39,6 +37,8 @@ public enum ReadAPI {
         case .priceHistory(let aptcode, let pharmacyID):
             let changes = try snapshot.withReader { try $0.priceHistory(pharmacyID: pharmacyID, aptcode: aptcode) }
             return encode(PriceHistoryAnswer(price_history: changes.map { .init(d: ReadAPIFormat.day($0.since), p: snapshot.prices.string($0.cents)) }))
+        case .datasheet(let gtin):
+            return encode(DatasheetAnswer(gs1: try snapshot.withReader { try $0.datasheet(gtin: gtin) }.map { [$0] } ?? []))
         case .diagnosis(let icd, let page):
             return encode(try diagnosis(icd, page: page, in: snapshot))
         case .changes:
@@ -51,27 +51,24 @@ public enum ReadAPI {
     /// `?q=i`: the items a code names exactly (aptcode, package code, GTIN
     /// and the items below a case GTIN, GS1 element string, Digital Link)
     /// first, then those whose words match (`SnapshotReader.search`'s
-    /// order), within the ATC prefix and the `rx` choice; one page of them.
-    /// Words that match nothing find nothing; no words, with an ATC prefix,
-    /// list its items.
+    /// order), within the ATC prefix and the `rx` choice: the first `end` of
+    /// them, and how many match in all. Words that match nothing find
+    /// nothing; no words, with an ATC prefix, list its items.
     ///
-    /// The page is cut from the merged list: the first `offset + limit` rows
-    /// of the word search hold every row of it up to the page's end, and the
-    /// exact matches (a handful at most) are counted in the total unless the
-    /// words find them too.
-    static func search(_ text: String, atc: String?, prescription: Bool? = nil, page: ResultPage, in reader: SnapshotReader,
-                       vocabulary: SearchVocabulary) throws -> (items: [SnapshotReader.Item], paging: Paging) {
+    /// The first `end` rows of the word search hold every row of the merged
+    /// list up to `end`, and the exact matches (a handful at most) are
+    /// counted in the total unless the words find them too.
+    static func search(_ text: String, atc: String?, prescription: Bool? = nil, end: Int, in reader: SnapshotReader,
+                       vocabulary: SearchVocabulary) throws -> (items: [SnapshotReader.Item], total: Int) {
         let exact = try ScannedCode(text).map { code in
             try reader.items(named: code, prescription: prescription).filter { atc == nil || ($0.atc ?? "").hasPrefix(atc!) }.map(\.item)
         } ?? []
         let plan = searchPlan(ItemSearchText(text), reader: reader, vocabulary: vocabulary)
         let listed = plan != nil || (atc != nil && text.allSatisfy(\.isWhitespace))
-        let limit = min(page.limit ?? searchLimit, ResultPage.maximum)
-        let end = page.offset > Int.max - limit - exact.count ? Int.max : page.offset + limit + exact.count
         var items = exact
         var total = 0
         if listed {
-            items += try reader.search(plan, atcPrefix: atc, prescription: prescription, limit: end)
+            items += try reader.search(plan, atcPrefix: atc, prescription: prescription, limit: end > Int.max - exact.count ? Int.max : end + exact.count)
             total = try reader.searchCount(plan, atcPrefix: atc, prescription: prescription)
         }
         var seen = Set<String>()
@@ -79,9 +76,25 @@ public enum ReadAPI {
         for item in Set(exact.map(\.aptcode)) {
             if try !listed || !reader.matches(aptcode: item, plan, atcPrefix: atc, prescription: prescription) { total += 1 }
         }
-        let range = page.range(total: total, defaultLimit: searchLimit)
-        let shown = range.isEmpty ? [] : Array(merged[min(range.lowerBound, merged.count)..<min(range.upperBound, merged.count)])
-        return (shown, Paging(total: total, shown: range))
+        return (Array(merged.prefix(end)), total)
+    }
+
+    /// `search`, its ranking kept per snapshot (`OpenSnapshot.searches`) up to
+    /// the page's end: a later page or a larger `limit` ranks again.
+    static func cachedSearch(_ text: String, atc: String?, prescription: Bool?, page: ResultPage,
+                             in snapshot: OpenSnapshot) throws -> (items: [SnapshotReader.Item], paging: Paging) {
+        let limit = min(page.limit ?? searchLimit, ResultPage.maximum)
+        let end = page.offset > Int.max - limit ? Int.max : page.offset + limit
+        let key = ItemSearchKey(text: text, atc: atc, prescription: prescription, end: end)
+        let ranked = try snapshot.searches.value(for: key) {
+            try snapshot.withReader { reader in
+                let found = try search(text, atc: atc, prescription: prescription, end: end, in: reader, vocabulary: snapshot.vocabulary)
+                return RankedSearch(items: found.items, total: found.total)
+            }
+        }
+        let range = page.range(total: ranked.total, defaultLimit: searchLimit)
+        let shown = range.isEmpty ? [] : Array(ranked.items[min(range.lowerBound, ranked.items.count)..<min(range.upperBound, ranked.items.count)])
+        return (shown, Paging(total: ranked.total, shown: range))
     }
 
     /// The FTS5 queries for `text` (nil when it has no words). A word of 4

@@ -324,6 +324,14 @@ struct DiagnosisItems: JSONWritable {
 }
 
 extension JSONWriter {
+    /// `"key": [{…}, …]`: one object per element, its fields written by `body`.
+    mutating func objects<Elements: Sequence>(_ key: String, _ elements: Elements, _ body: (inout JSONWriter, Elements.Element) -> Void) {
+        self.key(key)
+        array { writer in
+            for element in elements { writer.object { body(&$0, element) } }
+        }
+    }
+
     /// `"items": [{"a", "n", "p", …}]`, the list of `q=i` and `q=dx`; `more` writes each entry's own fields after them.
     mutating func items(_ items: [(a: String, n: String, p: String)], more: (inout JSONWriter, Int) -> Void) {
         key("items")
@@ -334,6 +342,31 @@ extension JSONWriter {
                     writer.field("n", item.n)
                     writer.field("p", item.p)
                     more(&writer, index)
+                }
+            }
+        }
+    }
+}
+
+/// `?q=g` (Version 3): `{"gs1": [datasheet]}`, `[]` for a GTIN no datasheet gives. Every value a string, as everywhere.
+struct DatasheetAnswer: JSONWritable {
+    var gs1: [SnapshotReader.Datasheet]
+
+    func write(to writer: inout JSONWriter) {
+        writer.object { writer in
+            writer.objects("gs1", gs1) { writer, sheet in
+                for (key, value) in [("gtin", sheet.gtin), ("level", sheet.level), ("brand", sheet.brand), ("description", sheet.description),
+                                     ("netContent", sheet.netContent), ("netContentUnit", sheet.netContentUnit), ("heightMm", sheet.height),
+                                     ("widthMm", sheet.width), ("depthMm", sheet.depth), ("grossWeightG", sheet.grossWeight),
+                                     ("imageUrl", sheet.image), ("gln", sheet.gln)] {
+                    writer.field(key, value)
+                }
+                writer.objects("descriptions", sheet.descriptions) { $0.field("lang", $1.lang); $0.field("text", $1.text) }
+                writer.objects("children", sheet.children) { $0.field("gtin", $1.gtin); $0.field("quantity", $1.quantity) }
+                writer.objects("inspections", sheet.inspections) { writer, inspection in
+                    writer.field("attribute", inspection.attribute)
+                    writer.field("result", inspection.result)
+                    writer.field("date", inspection.date)
                 }
             }
         }

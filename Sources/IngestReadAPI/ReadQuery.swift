@@ -35,6 +35,8 @@ public enum ReadQuery: Equatable, Sendable {
     case equivalents(aptcode: String, near: GeoPoint?, tier: Int?, limit: Int, when: When = .any, radiusKm: Double? = nil, anyPack: Bool = false)
     /// Version 3: items reimbursed for a diagnosis (a listed range includes `icd`), with their tiers and the code's ICD-10 name.
     case diagnosis(icd: String, page: ResultPage = .first)
+    /// Version 3: the GS1 datasheet of a GTIN at any level (14 digits here).
+    case datasheet(gtin: String)
     /// Not one of the five: the changeset from a client's version to current (SNAPSHOT.md).
     case changes(since: String)
 
@@ -58,7 +60,7 @@ public enum ReadQuery: Equatable, Sendable {
     /// Codes (aptcode, ATC) are matched without regard to letter case (READ_API.md, Version 2):
     /// the snapshot holds them upper-case (FEEDS.md), so they are upper-cased here.
     public init(_ parameters: [String: String]) throws(Invalid) {
-        guard let query = parameters["q"] else { throw Invalid(reason: "missing parameter q (p, i, ip, id, a, h, eq, dx or changes)") }
+        guard let query = parameters["q"] else { throw Invalid(reason: "missing parameter q (p, i, ip, id, a, h, eq, dx, g or changes)") }
         func required(_ name: String) throws(Invalid) -> String {
             guard let value = parameters[name], !value.isEmpty else { throw Invalid(reason: "q=\(query) needs the parameter \(name)") }
             return value
@@ -119,10 +121,16 @@ public enum ReadQuery: Equatable, Sendable {
             let icd = try required("icd").uppercased()
             guard DiagnosisNotation.isCode(icd) else { throw Invalid(reason: "icd is an ICD-10 code such as J45 or J45.0, not \(Self.quoted(icd))") }
             self = .diagnosis(icd: icd, page: try ResultPage(parameters))
+        case "g":
+            let text = try required("gtin")
+            guard let gtin = ScannedCode(text)?.gtin else {
+                throw Invalid(reason: "gtin is a GTIN (8 to 14 digits with their check digit, a GS1 element string or a Digital Link), not \(Self.quoted(text))")
+            }
+            self = .datasheet(gtin: gtin)
         case "changes":
             self = .changes(since: try required("since"))
         default:
-            throw Invalid(reason: "unknown q=\(Self.quoted(query)): expected p, i, ip, id, a, h, eq, dx or changes")
+            throw Invalid(reason: "unknown q=\(Self.quoted(query)): expected p, i, ip, id, a, h, eq, dx, g or changes")
         }
     }
 

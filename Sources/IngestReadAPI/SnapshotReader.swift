@@ -317,6 +317,51 @@ final class SnapshotReader {
         return ranges
     }
 
+    /// One GS1 datasheet as `q=g` answers it; nil for a GTIN no datasheet
+    /// gives (or a file without GS1). A file before schema 5 has no
+    /// attributes beyond the first ones: they answer empty.
+    func datasheet(gtin: String) throws(SQLiteError) -> Datasheet? {
+        guard hasGS1Hierarchy else { return nil }
+        let attributes = try database.hasColumn("provider_gln", in: "gs1_items")
+        let statement = try database.cachedStatement("""
+            SELECT unit_descriptor, brand, description, net_content, image_url\(attributes ? ", net_content_unit, height_mm, width_mm, depth_mm, gross_weight_g, provider_gln" : "")
+            FROM gs1_items WHERE gtin = ?
+            """)
+        defer { statement.reset() }
+        try statement.bind(gtin, at: 1)
+        guard try statement.step() else { return nil }
+        func text(_ column: Int32) -> String { attributes || column < 5 ? statement.string(column) ?? "" : "" }
+        func number(_ column: Int32) -> String {
+            guard attributes, !statement.isNull(column) else { return "" }
+            let value = statement.double(column)
+            return value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
+        }
+        var sheet = Datasheet(gtin: gtin, level: text(0), brand: text(1), description: text(2), netContent: text(3), image: text(4),
+                              netContentUnit: text(5), height: number(6), width: number(7), depth: number(8), grossWeight: number(9), gln: text(10))
+        for row in try database.rows("SELECT child_gtin, quantity FROM gs1_children WHERE parent_gtin = ?1 ORDER BY position", .text(gtin)) {
+            sheet.children.append((row[0] ?? "", row[1] ?? ""))
+        }
+        for table in ["gs1_descriptions", "gs1_inspections"] where try database.scalarInt("SELECT count(*) FROM sqlite_schema WHERE name = '\(table)'") == 1 {
+            if table == "gs1_descriptions" {
+                for row in try database.rows("SELECT lang, text FROM gs1_descriptions WHERE gtin = ?1 ORDER BY lang", .text(gtin)) {
+                    sheet.descriptions.append((row[0] ?? "", row[1] ?? ""))
+                }
+            } else {
+                for row in try database.rows("SELECT attribute, result, inspected_on FROM gs1_inspections WHERE gtin = ?1 ORDER BY attribute", .text(gtin)) {
+                    sheet.inspections.append((row[0] ?? "", row[1] ?? "", row[2] ?? ""))
+                }
+            }
+        }
+        return sheet
+    }
+
+    struct Datasheet {
+        var gtin, level, brand, description, netContent, image, netContentUnit, height, width, depth, grossWeight, gln: String
+        var descriptions: [(lang: String, text: String)] = []
+        var children: [(gtin: String, quantity: String)] = []
+        var inspections: [(attribute: String, result: String, date: String)] = []
+    }
+
     /// `pharmacy_hours` by pharmacy id; nil in a file without the table (before Version 3).
     func openingHours() throws(SQLiteError) -> [String: OpeningHours]? {
         guard try database.scalarInt("SELECT count(*) FROM sqlite_schema WHERE name = 'pharmacy_hours'") == 1 else { return nil }

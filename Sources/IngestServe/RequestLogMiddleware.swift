@@ -46,6 +46,6 @@ struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
     }
 
     /// The label values a metric may take: a client cannot grow the registry with made-up queries.
-    static var known: Set<String> { ["p", "i", "ip", "id", "a", "h", "eq", "dx", "changes"] }
+    static var known: Set<String> { ["p", "i", "ip", "id", "a", "h", "eq", "dx", "g", "changes"] }
     static var paths: Set<String> { ["/health", "/metrics", "/openapi.json"] }
 }

@@ -108,6 +108,16 @@ public final class SQLiteDatabase {
         return result
     }
 
+    /// Every row of a query as text (NULL as nil), each value bound in turn: for small answers read whole.
+    public func rows(_ sql: String, _ values: SQLiteStatement.Value...) throws(SQLiteError) -> [[String?]] {
+        let statement = try cachedStatement(sql)
+        defer { statement.reset() }
+        try statement.bind(values)
+        var result: [[String?]] = []
+        while try statement.step() { result.append((0..<statement.columnCount).map { statement.string($0) }) }
+        return result
+    }
+
     /// `PRAGMA integrity_check`: nil when the database is sound, else SQLite's findings.
     public func integrityProblems() throws(SQLiteError) -> String? {
         let lines = try strings("PRAGMA integrity_check")

@@ -211,7 +211,7 @@ import Testing
             WHERE t.schema = 'main' AND t.type = 'table' AND t.name NOT LIKE 'sqlite_%' GROUP BY t.name ORDER BY t.name
             """)
         #expect(keys == [
-            ["atc", "code"], ["diagnosis_legend", "code"], ["gs1_children", "parent_gtin,position"], ["gs1_items", "gtin"],
+            ["atc", "code"], ["diagnosis_legend", "code"], ["gs1_children", "parent_gtin,position"], ["gs1_descriptions", "gtin,lang"], ["gs1_inspections", "gtin,attribute"], ["gs1_items", "gtin"],
             ["icd10", "code"], ["items", "aptcode"], ["loaded_exports", "pharmacy_id,sha256"], ["medicine_register", "package_code"], ["meta", "key"],
             ["offers", "pharmacy_id,aptcode"], ["pharmacies", "id"], ["pharmacy_hours", "pharmacy_id,weekday,opens"], ["price_history", "pharmacy_id,aptcode,since"], ["reimbursement_diagnoses", "package_code,rate,position"],
             ["reimbursements", "package_code,rate"],

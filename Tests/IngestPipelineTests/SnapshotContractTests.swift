@@ -54,7 +54,7 @@ import Testing
             SELECT m.name || '.' || f."from" || ' -> ' || f."table" || '.' || f."to"
             FROM sqlite_schema m, pragma_foreign_key_list(m.name) f WHERE m.type = 'table' ORDER BY 1
             """).map { $0[0]! }
-        #expect(declared == ["gs1_children.parent_gtin -> gs1_items.gtin", "offers.aptcode -> items.aptcode", "offers.pharmacy_id -> pharmacies.id", "pharmacy_hours.pharmacy_id -> pharmacies.id",
+        #expect(declared == ["gs1_children.parent_gtin -> gs1_items.gtin", "gs1_descriptions.gtin -> gs1_items.gtin", "gs1_inspections.gtin -> gs1_items.gtin", "offers.aptcode -> items.aptcode", "offers.pharmacy_id -> pharmacies.id", "pharmacy_hours.pharmacy_id -> pharmacies.id",
                              "price_history.aptcode -> items.aptcode", "price_history.pharmacy_id -> pharmacies.id",
                              "reimbursement_diagnoses.package_code -> reimbursements.package_code",
                              "reimbursement_diagnoses.rate -> reimbursements.rate"])

@@ -25,7 +25,7 @@ import Testing
         #expect(keys == ["item_details", "itemId", "itemName", "producerName", "pharmacyName", "price", "priceLimit", "priceDisc50", "priceDisc75",
                          "priceDisc90", "priceDisc100", "diagnose50", "diagnose75", "diagnose100", "info50", "info75", "info100", "atc",
                          "actSubst", "diagExpl", "name", "text", "infoUrl", "imageUrl",
-                         // Version 2's register fields come after the document's own.
-                         "form", "strength", "packSize", "rx", "spcUrl"])
+                         // Version 2's register fields come after the document's own, then Version 3's named diagnoses.
+                         "form", "strength", "packSize", "rx", "spcUrl", "diagnoses"])
     }
 }

@@ -32,8 +32,8 @@ import Testing
     }
 
     @Test(arguments: [
-        ([String: String](), "missing parameter q (p, i, ip, id, a, h, eq, dx or changes)"),
-        (["q": "x"], "unknown q=\"x\": expected p, i, ip, id, a, h, eq, dx or changes"),
+        ([String: String](), "missing parameter q (p, i, ip, id, a, h, eq, dx, g or changes)"),
+        (["q": "x"], "unknown q=\"x\": expected p, i, ip, id, a, h, eq, dx, g or changes"),
         (["q": "i"], "q=i needs the parameter search or atc"),
         (["q": "ip"], "q=ip needs the parameter aptcode"),
         (["q": "id", "aptcode": "MM1"], "q=id needs the parameter client_id"),
@@ -52,7 +52,7 @@ import Testing
         (["q": "eq"], "q=eq needs the parameter aptcode"),
         (["q": "eq", "aptcode": "MM1", "tier": "60"], "tier is 50, 75, 90 or 100, not \"60\""),
         (["q": "x\u{1B}[2J" + String(repeating: "y", count: 100)],
-         "unknown q=\"x\\u{1B}[2J" + String(repeating: "y", count: 35) + "…\": expected p, i, ip, id, a, h, eq, dx or changes"),
+         "unknown q=\"x\\u{1B}[2J" + String(repeating: "y", count: 35) + "…\": expected p, i, ip, id, a, h, eq, dx, g or changes"),
         (["q": "a", "latitude": "north", "longitude": "24"], "latitude is not a number of degrees in -90…90: \"north\""),
         (["q": "h", "aptcode": "A", "client_id": "1", "inStock": "2"], "inStock is 0 or 1, not \"2\""),
         (["q": "p", "latitude": "", "longitude": ""], "latitude is not a number of degrees in -90…90: \"\""),

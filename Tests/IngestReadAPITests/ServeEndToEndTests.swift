@@ -189,7 +189,7 @@ import Testing
         let document = try #require(openAPI.json as? [String: Any])
         let root = (((document["paths"] as? [String: Any])?["/"] as? [String: Any])?["get"] as? [String: Any])
         let q = (root?["parameters"] as? [[String: Any]])?.first { $0["name"] as? String == "q" }
-        #expect(document["openapi"] as? String == "3.1.0" && (q?["schema"] as? [String: Any])?["enum"] as? [String] == ["p", "i", "ip", "id", "a", "h", "eq", "dx", "changes"])
+        #expect(document["openapi"] as? String == "3.1.0" && (q?["schema"] as? [String: Any])?["enum"] as? [String] == ["p", "i", "ip", "id", "a", "h", "eq", "dx", "g", "changes"])
 
         // Errors are 400 with a reason.
         let bad = try await Self.get("\(server.base)/?q=ip")

@@ -99,7 +99,7 @@ import Testing
             let error = (try? JSONSerialization.jsonObject(with: Data(refused.body.utf8))) as? [String: String]
             #expect(refused.status == 400 && error?["error"]?.isEmpty == false, "request \(index): \(refused.status) \(refused.body.prefix(200))")
         }
-        #expect(answers[11].body == #"{"error":"unknown q=\"p\\0\": expected p, i, ip, id, a, h, eq, dx or changes"}"#)
+        #expect(answers[11].body == #"{"error":"unknown q=\"p\\0\": expected p, i, ip, id, a, h, eq, dx, g or changes"}"#)
 
         #expect(answers[13].status == 404 && answers[13].body.hasPrefix(#"{"error":"no such path"#))
 

@@ -65,19 +65,60 @@ public struct GS1TradeItem: LocatedRecord, Hashable {
             self.quantity = quantity
         }
     }
+    /// One `attribute` of an `inspection`: 0 unable, 1 passed, 2 warning, 3 failed.
+    public struct Inspection: Sendable, Hashable {
+        public var attribute: String
+        public var result: Int
+        /// The inspection's `date`, as written; nil where not given.
+        public var inspectedOn: String?
+        public init(attribute: String, result: Int, inspectedOn: String?) {
+            self.attribute = attribute
+            self.result = result
+            self.inspectedOn = inspectedOn
+        }
+
+        public static let failed = 3
+    }
+
     public var gtin: String
     public var unitDescriptor: String
     public var brand: String?
+    /// The Estonian description, else the first (what the snapshot's `description` holds).
     public var description: String?
     public var netContent: String?
     public var imageURL: String?
     public var children: [Child]
+    /// Schema 5 (FEEDS.md §10: kept, not dropped): descriptions per language, in the order written.
+    public var descriptions: [(lang: String, text: String)] = []
+    public var providerGLN: String?
+    public var netContentUnit: String?
+    /// Converted from the datasheet's UN/ECE codes: millimetres and grams.
+    public var heightMM, widthMM, depthMM, grossWeightG: Double?
+    public var inspections: [Inspection] = []
     public var checksPassed = 0
     public var checksWarning = 0
     public var checksFailed = 0
     public var checksUnable = 0
     public var line: Int
     public var recordKey: String { gtin }
+
+    /// Packaging levels from the bottom (FEEDS.md §10): a child is of a lower level than its parent.
+    public static let levels = ["BASE_UNIT_OR_EACH", "PACK_OR_INNER_PACK", "CASE", "PALLET"]
+    public var level: Int? { Self.levels.firstIndex(of: unitDescriptor) }
+
+    public static func == (a: Self, b: Self) -> Bool {
+        a.gtin == b.gtin && a.unitDescriptor == b.unitDescriptor && a.brand == b.brand && a.description == b.description
+            && a.netContent == b.netContent && a.imageURL == b.imageURL && a.children == b.children
+            && a.descriptions.map { [$0.lang, $0.text] } == b.descriptions.map { [$0.lang, $0.text] } && a.providerGLN == b.providerGLN
+            && a.netContentUnit == b.netContentUnit && a.heightMM == b.heightMM && a.widthMM == b.widthMM && a.depthMM == b.depthMM
+            && a.grossWeightG == b.grossWeightG && a.inspections == b.inspections && a.checksPassed == b.checksPassed
+            && a.checksWarning == b.checksWarning && a.checksFailed == b.checksFailed && a.checksUnable == b.checksUnable && a.line == b.line
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(gtin)
+        hasher.combine(line)
+    }
 
     public init(gtin: String, unitDescriptor: String, brand: String?, description: String?, netContent: String?,
                 imageURL: String?, children: [Child], line: Int) {
@@ -105,4 +146,6 @@ extension WarningCode {
     public static let unknownICD10 = WarningCode(rawValue: "unknown_icd10")
     public static let unknownMarker = WarningCode(rawValue: "unknown_marker")
     public static let unknownChildGTIN = WarningCode(rawValue: "unknown_child_gtin")
+    /// A GS1 dimension, weight or GLN that cannot be read: that value is left out, the datasheet stands.
+    public static let badMeasure = WarningCode(rawValue: "bad_measure")
 }
