@@ -108,6 +108,22 @@ measure_many '`q=eq`' "$WORK/eq-paths.txt"
 sqlite3 -readonly "$CURRENT" "SELECT DISTINCT aptcode FROM offers ORDER BY aptcode" |
   awk '{ printf "/?q=ip&aptcode=%s&latitude=59.437&longitude=24.7536\n", $1 }' > "$WORK/ip-paths.txt"
 measure_many '`q=ip`' "$WORK/ip-paths.txt"
+# Searches a cache cannot have seen: each item's first word with its fourth
+# letter dropped (a typo, corrected against the vocabulary), and its first
+# two letters, URL-encoded.
+sqlite3 -readonly "$CURRENT" "SELECT substr(name, 1, instr(name || ' ', ' ') - 1) FROM items ORDER BY aptcode" |
+  python3 -c "
+import sys, urllib.parse
+seen = set()
+for word in sys.stdin.read().split('\n'):
+    word = word.strip().lower()
+    if len(word) >= 6 and not any(c.isdigit() for c in word):
+        for text in (word[:3] + word[4:], word[:2]):
+            if text not in seen:
+                seen.add(text)
+                print('/?q=i&search=' + urllib.parse.quote(text))
+" > "$WORK/search-paths.txt"
+measure_many '`q=i` typos and two-letter starts' "$WORK/search-paths.txt"
 kill $SERVER 2>/dev/null; wait $SERVER 2>/dev/null || true
 
 # The nightly changeset: night 2 (one day later, 2 % of prices changed)

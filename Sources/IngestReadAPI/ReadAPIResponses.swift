@@ -289,8 +289,10 @@ struct Health: JSONWritable {
 extension JSONWriter {
     /// `"on"` and `"oh"` of a pharmacy at `moment` (READ_API.md, Version 3).
     mutating func openingFields(_ directory: PharmacyDirectory, _ pharmacy: PharmacyDirectory.Index, at moment: RequestMoment) {
-        field("on", directory.openNow(pharmacy, at: moment))
-        field("oh", directory.hoursText(pharmacy, at: moment))
+        let on = directory.openNow(pharmacy, at: moment)
+        field("on", unescaped: { $0.append(contentsOf: on.utf8) })
+        let day = directory.hoursField(pharmacy, at: moment)
+        directory.rendered.withUnsafeBufferPointer { rendered in fields(UnsafeBufferPointer(rebasing: rendered[day])) }
     }
 
     /// `"d"` and `"s"` of an offer: its pharmacy's export date and whether it is carried over (Version 3).

@@ -1,6 +1,6 @@
 import Foundation
 import IngestPipeline
-import IngestReadAPI
+@testable import IngestReadAPI
 import IngestSnapshot
 import IngestTestSupport
 import Testing
@@ -123,6 +123,24 @@ import Testing
         // `+` is a space, as a form sends it; `%2B` a plus.
         let formed = try ReadQuery(QueryString.parameters("q=i&search=ibumetin+400+mg"))
         #expect(formed == .itemSearch(text: "ibumetin 400 mg", atc: nil, prescription: nil, page: .first))
+    }
+
+    /// A ranking is kept per snapshot (`OpenSnapshot.searches`): asked again,
+    /// on another page, or with another limit, the answer is what a snapshot
+    /// opened afresh gives.
+    @Test func keptRankingsAnswerAsAFreshSnapshotDoes() throws {
+        let (snapshot, _, temporary) = try Self.world(nights: 1)
+        defer { _ = temporary }
+        let fresh = { try OpenSnapshot(path: snapshot.path, version: snapshot.version) }
+        let asked: [[String: String]] = [
+            ["search": "te"], ["search": "te", "limit": "2"], ["search": "te", "limit": "2", "offset": "2"], ["search": "te", "offset": "4"],
+            ["search": "te", "limit": "1"], ["search": "te"], ["search": "ibumetn"], ["search": "te", "rx": "0"], ["search": "tbl", "rx": "1"],
+        ]
+        for parameters in asked + asked {
+            let query = try ReadQuery(["q": "i"].merging(parameters) { $1 })
+            #expect(try ReadAPI.answer(query, from: snapshot) == ReadAPI.answer(query, from: try fresh()), "\(parameters)")
+        }
+        #expect(snapshot.searches.held > 0, "kept")
     }
 
     @Test func codesCasesAndDigitalLinksFindTheBaseItem() throws {
