@@ -186,6 +186,13 @@ public enum ReadQuery: Equatable, Sendable {
         for name in ["onlyNearest", "inStock", "rx"] {
             if let value = parameters[name], value != "0", value != "1" { throw Invalid(reason: "\(name) is 0 or 1, not \(Self.quoted(value))") }
         }
+        if let radius = parameters["radius"], !(Self.degrees(radius).map { $0 > 0 && $0 <= 20_000 } ?? false) {
+            throw Invalid(reason: "radius is a number of kilometres above 0, not \(Self.quoted(radius))")
+        }
+        if let packs = parameters["packs"], packs != "any", packs != "same" { throw Invalid(reason: "packs is any or same, not \(Self.quoted(packs))") }
+        if let icd = parameters["icd"], !DiagnosisNotation.isCode(icd.uppercased()) {
+            throw Invalid(reason: "icd is an ICD-10 code such as J45 or J45.0, not \(Self.quoted(icd))")
+        }
         if let tier = parameters["tier"], !["50", "75", "90", "100"].contains(tier) {
             throw Invalid(reason: "tier is 50, 75, 90 or 100, not \(Self.quoted(tier))")
         }
