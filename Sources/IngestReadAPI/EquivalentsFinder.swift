@@ -165,7 +165,9 @@ struct EquivalentsAnswer: JSONWritable {
                     writer.field("pu", unescaped: { if let units = offer.offer.units { prices.append(Int64((Double(offer.offer.rankCents) / units).rounded(.toNearestOrAwayFromZero)), to: &$0) } })
                 }
                 writer.ageFields(directory, offer.offer.pharmacy)
-                writer.openingFields(directory, offer.offer.pharmacy, at: moment)
+                directory.rendered.withUnsafeBufferPointer { rendered in
+                    writer.openingFields(rendered, directory.openNow(offer.offer.pharmacy, at: moment), directory.hoursField(offer.offer.pharmacy, at: moment))
+                }
                 writer.distance(offer.metres)
             }
         }

@@ -41,17 +41,30 @@ struct PharmacyDirectory: Sendable {
     /// openings as minutes, and its `"oh":…` field rendered in `rendered`.
     /// Worked out once: making the day's text for 500 pharmacies on every
     /// `q=p` or `q=ip` was a third of their time under wrk.
-    private let dayOpenings: [[Range<Int>]]
+    /// Flat: no array per day to retain and release on every look-up.
+    private let dayOpenings: [Range<Int>]
+    private let hoursKnown: [Bool]
+    private let openingMinutes: [Range<Int>]
     private let dayFields: [Range<Int>]
     /// When its offers were exported (`last_refresh`), seconds since 1970; nil when unknown.
     let exportedAt: [Int64?]
 
     var count: Int { names.count }
 
+    /// Whether open at `moment`; nil when its hours are unknown.
+    func isOpen(_ pharmacy: Index, at moment: RequestMoment) -> Bool? {
+        guard hoursKnown[pharmacy] else { return nil }
+        for opening in dayOpenings[pharmacy * 7 + moment.weekday - 1] where openingMinutes[opening].contains(moment.minute) { return true }
+        return false
+    }
+
     /// `on` at `moment`: "1" open, "0" closed, "" unknown (READ_API.md, Version 3).
-    func openNow(_ pharmacy: Index, at moment: RequestMoment) -> String {
-        guard hours[pharmacy] != nil else { return "" }
-        return dayOpenings[pharmacy * 7 + moment.weekday - 1].contains { $0.contains(moment.minute) } ? "1" : "0"
+    func openNow(_ pharmacy: Index, at moment: RequestMoment) -> StaticString {
+        switch isOpen(pharmacy, at: moment) {
+        case true?: "1"
+        case false?: "0"
+        case nil: ""
+        }
     }
 
     /// `"oh":…`, the day's hours as text ("" closed all day or unknown), rendered.
@@ -61,8 +74,8 @@ struct PharmacyDirectory: Sendable {
 
     /// Whether the pharmacy passes `when` at `moment`: open then, if asked;
     /// its offers exported within `maxAgeDays` days of 24 hours (unknown age: never within).
-    func admits(_ pharmacy: Index, _ when: ReadQuery.When, at moment: RequestMoment, offers: Bool) -> Bool {
-        if when.openNow, openNow(pharmacy, at: moment) != "1" { return false }
+    func admits(_ pharmacy: Index, _ when: borrowing ReadQuery.When, at moment: borrowing RequestMoment, offers: Bool) -> Bool {
+        if when.openNow, isOpen(pharmacy, at: moment) != true { return false }
         if offers, let days = when.maxAgeDays {
             guard let exported = exportedAt[pharmacy] else { return false }
             if Int64(moment.date.timeIntervalSince1970) - exported > Int64(days) * 86_400 { return false }
@@ -92,6 +105,7 @@ struct PharmacyDirectory: Sendable {
             return nil
         }
         self.hours = parsedHours
+        hoursKnown = parsedHours.map { $0 != nil }
         exportedAt = rows.map { row in row.lastRefresh.flatMap { ExportTimestamp.parseISO8601($0)?.epochSeconds } }
         names = rows.map(\.name)
         positions = rows.map { $0.position.map(MeasuredPoint.init) }
@@ -107,7 +121,7 @@ struct PharmacyDirectory: Sendable {
 
         var writer = JSONWriter(capacity: rows.count * 256)
         var listFields: [Range<Int>] = [], offerFields: [Range<Int>] = [], ageFields: [Range<Int>] = []
-        var dayOpenings: [[Range<Int>]] = [], dayFields: [Range<Int>] = []
+        var dayOpenings: [Range<Int>] = [], openingMinutes: [Range<Int>] = [], dayFields: [Range<Int>] = []
         for row in rows {
             var start = writer.bytes.count
             writer.field("i", row.id)
@@ -135,7 +149,9 @@ struct PharmacyDirectory: Sendable {
             writer.endFields()
             for weekday in 1...7 {
                 let hours = parsedHours[dayFields.count / 7]
-                dayOpenings.append(hours?.intervals.filter { $0.weekday == weekday }.map { $0.opens..<$0.closes } ?? [])
+                let first = openingMinutes.count
+                openingMinutes += hours?.intervals.filter { $0.weekday == weekday }.map { $0.opens..<$0.closes } ?? []
+                dayOpenings.append(first..<openingMinutes.count)
                 start = writer.bytes.count
                 writer.field("oh", hours?.text(weekday: weekday) ?? "")
                 dayFields.append(start..<writer.bytes.count)
@@ -144,6 +160,6 @@ struct PharmacyDirectory: Sendable {
         }
         rendered = writer.bytes
         (self.listFields, self.offerFields, self.ageFields) = (listFields, offerFields, ageFields)
-        (self.dayOpenings, self.dayFields) = (dayOpenings, dayFields)
+        (self.dayOpenings, self.openingMinutes, self.dayFields) = (dayOpenings, openingMinutes, dayFields)
     }
 }

@@ -187,7 +187,8 @@ public enum ReadAPI {
                              when: ReadQuery.When = .any, at moment: RequestMoment) -> PharmacyList {
         let directory = snapshot.pharmacies
         let from = near.map(MeasuredPoint.init)
-        let rows = (0..<directory.count).filter { directory.admits($0, when, at: moment, offers: false) }
+        let filtering = when.openNow
+        let rows = (0..<directory.count).filter { !filtering || directory.admits($0, when, at: moment, offers: false) }
             .map { (pharmacy: $0, metres: directory.metres(from: from, to: $0)) }
         let (groups, paging) = grouped(rows, in: directory, onlyNearest: onlyNearest, page: page)
         return PharmacyList(directory: directory, showsDistance: near != nil, moment: moment, regions: groups.map { group in
@@ -205,12 +206,13 @@ public enum ReadAPI {
             }
         }
         let from = near.map(MeasuredPoint.init)
+        let filtering = when.openNow || when.maxAgeDays != nil
         var rows: [ItemPharmacies.Offer] = []
         rows.reserveCapacity(offers.count)
         for index in 0..<offers.count {
             // "Currently selling": a quantity above zero, or a price list that reports none.
             if inStock, let quantity = offers.quantities[index], quantity <= 0 { continue }
-            if !directory.admits(offers.pharmacies[index], when, at: moment, offers: true) { continue }
+            if filtering, !directory.admits(offers.pharmacies[index], when, at: moment, offers: true) { continue }
             rows.append(.init(offer: index, metres: directory.metres(from: from, to: offers.pharmacies[index])))
         }
         let (groups, paging) = grouped(rows.map { (offers.pharmacies[$0.offer], $0.metres) }, in: directory, onlyNearest: onlyNearest, page: page)

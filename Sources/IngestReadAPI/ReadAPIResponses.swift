@@ -35,7 +35,8 @@ extension PharmacyList: JSONWritable {
                                 for pharmacy in region.p {
                                     writer.object { writer in
                                         writer.fields(UnsafeBufferPointer(rebasing: rendered[directory.listFields[pharmacy.pharmacy]]))
-                                        writer.openingFields(directory, pharmacy.pharmacy, at: moment)
+                                        writer.openingFields(rendered, directory.openNow(pharmacy.pharmacy, at: moment),
+                                                             directory.hoursField(pharmacy.pharmacy, at: moment))
                                         if showsDistance { writer.distance(pharmacy.metres) }
                                     }
                                 }
@@ -106,12 +107,15 @@ extension ItemPharmacies: JSONWritable {
                         writer.key("p")
                         writer.array { writer in
                             offers.rendered.withUnsafeBufferPointer { rendered in
-                                for offer in group.p {
-                                    writer.object { writer in
-                                        writer.fields(UnsafeBufferPointer(rebasing: rendered[offers.fields[offer.offer]]))
-                                        writer.ageFields(directory, offers.pharmacies[offer.offer])
-                                        writer.openingFields(directory, offers.pharmacies[offer.offer], at: moment)
-                                        if showsDistance { writer.distance(offer.metres) }
+                                directory.rendered.withUnsafeBufferPointer { pharmacyFields in
+                                    for offer in group.p {
+                                        let pharmacy = offers.pharmacies[offer.offer]
+                                        writer.object { writer in
+                                            writer.fields(UnsafeBufferPointer(rebasing: rendered[offers.fields[offer.offer]]))
+                                            writer.fields(UnsafeBufferPointer(rebasing: pharmacyFields[directory.ageFields[pharmacy]]))
+                                            writer.openingFields(pharmacyFields, directory.openNow(pharmacy, at: moment), directory.hoursField(pharmacy, at: moment))
+                                            if showsDistance { writer.distance(offer.metres) }
+                                        }
                                     }
                                 }
                             }
@@ -287,17 +291,17 @@ struct Health: JSONWritable {
 }
 
 extension JSONWriter {
-    /// `"on"` and `"oh"` of a pharmacy at `moment` (READ_API.md, Version 3).
-    mutating func openingFields(_ directory: PharmacyDirectory, _ pharmacy: PharmacyDirectory.Index, at moment: RequestMoment) {
-        let on = directory.openNow(pharmacy, at: moment)
-        field("on", unescaped: { $0.append(contentsOf: on.utf8) })
-        let day = directory.hoursField(pharmacy, at: moment)
-        directory.rendered.withUnsafeBufferPointer { rendered in fields(UnsafeBufferPointer(rebasing: rendered[day])) }
+    /// `"on"` and `"oh"` of a pharmacy at a moment (READ_API.md, Version 3):
+    /// `on` as `PharmacyDirectory.openNow` gives it, `oh` rendered in the directory's `rendered`.
+    mutating func openingFields(_ rendered: UnsafeBufferPointer<UInt8>, _ on: StaticString, _ hours: Range<Int>) {
+        field("on", unescaped: { $0.append(contentsOf: UnsafeBufferPointer(start: on.utf8Start, count: on.utf8CodeUnitCount)) })
+        fields(UnsafeBufferPointer(rebasing: rendered[hours]))
     }
 
     /// `"d"` and `"s"` of an offer: its pharmacy's export date and whether it is carried over (Version 3).
-    mutating func ageFields(_ directory: PharmacyDirectory, _ pharmacy: PharmacyDirectory.Index) {
-        directory.rendered.withUnsafeBufferPointer { rendered in fields(UnsafeBufferPointer(rebasing: rendered[directory.ageFields[pharmacy]])) }
+    mutating func ageFields(_ directory: borrowing PharmacyDirectory, _ pharmacy: PharmacyDirectory.Index) {
+        let range = directory.ageFields[pharmacy]
+        directory.rendered.withUnsafeBufferPointer { rendered in fields(UnsafeBufferPointer(rebasing: rendered[range])) }
     }
 }
 
