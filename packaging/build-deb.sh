@@ -59,6 +59,12 @@ done
 mkdir -p "$ROOT/usr/share/man/man1" var/deb/man
 rm -f var/deb/man/*
 "$SWIFT" package --allow-writing-to-package-directory generate-manual --multi-page --output-directory "$PWD/var/deb/man" >&2
+# The plugin writes no defaults for the import's layered options, no FILES or
+# ENVIRONMENT and a generic EXIT STATUS: complete-man-pages.py adds them, the
+# defaults from `ingest config show` with no settings file and no variable.
+: > var/deb/man/empty.toml
+(cd var/deb/man && env -i PATH=/usr/bin:/bin "$OLDPWD/$BIN/ingest" config show --config empty.toml) > var/deb/man/defaults.txt
+python3 packaging/complete-man-pages.py --import-defaults var/deb/man/defaults.txt var/deb/man/*.1
 # ingest.import.1 → ingest-import.1, so that `man ingest-import` finds it (Debian's git-* style).
 for page in var/deb/man/*.1; do
   name=$(basename "$page" .1 | tr . -)
