@@ -106,8 +106,8 @@ install: deb
 	sed 's#/usr/bin/#$(PREFIX)/bin/#' "$$tree/lib/systemd/system/ingest-serve.service" > "$(DESTDIR)/lib/systemd/system/ingest-serve.service"; \
 	cp "$$tree/lib/systemd/system/ingest.timer" "$(DESTDIR)/lib/systemd/system/"
 
-# The package installed into a fresh Debian bookworm root (debootstrap, no Swift toolchain there):
-# ingest --version, a night from /etc/ingest/ingest.toml, the units checked by systemd-analyze verify.
+# The package's life in a fresh Debian bookworm root booted under systemd-nspawn (no Swift toolchain there):
+# install, a night and the API under the hardened units, upgrade, remove, purge; lintian, exposure, alert rules.
 deb-test: deb
 	packaging/test-deb.sh
 
