@@ -234,17 +234,18 @@ public final class ImportRun {
                                                message: "no reimbursement list in force in \(options.currency) (none tonight, none to keep from current): every tier price is empty"))
         }
         clock.lap("reference data")
+        let asOf = options.asOfTimestamp
+        let current = try previous?.currentStock(latestValid: asOf.epochSeconds + PharmacyFeedParser.futureTolerance) ?? [:]
         let splitter = ChainFileSplitter(spillPrefix: stagingPath + ".part-", threads: options.parseThreads, timeout: options.feedTimeout)
         defer { splitter.removeSpills() }
         if !files.chains.isEmpty { clock.begin("splitting chain files") }
-        let chains = try splitter.split(files.chains)
+        let settled = SettledChainFiles(files.chains, previous: previous, current: current, currency: options.currency)
+        let chains = try splitter.split(settled.toSplit)
         report.feeds += chains.settled
         try report.rejects += chains.rejects
         try report.warnings += chains.warnings
         if !files.chains.isEmpty { clock.lap("chain files split") }
-        let asOf = options.asOfTimestamp
-        let plan = StockFeedPlan(files.stock + chains.candidates,
-                                 current: try previous?.currentStock(latestValid: asOf.epochSeconds + PharmacyFeedParser.futureTolerance) ?? [:])
+        let plan = StockFeedPlan(files.stock + chains.candidates + settled.parts, current: current)
         let writer = try SnapshotWriter(path: stagingPath, schema: schema)
         let pricer = TierPricer(rules: setup.rules, catalog: reference.reimbursement)
         clock.begin("parsing stock feeds")

@@ -222,6 +222,53 @@ import Testing
                 == [["301", "3", "0"], ["302", "1", "0"], ["303", "1", "0"]])
     }
 
+    /// Issue 44: a chain file left from an earlier night, every part no
+    /// newer than current holds, is not split again; its parts are reported
+    /// as a split would report them. A file whose bytes changed, a part
+    /// newer than current, or rows that named no pharmacy: split again.
+    @Test func aChainFileLeftFromAnEarlierNightIsNotSplitAgain() throws {
+        let nights = Nights()
+        nights.temporary.write("mappings/chain.mapping.toml", text: Self.chainMapping)
+        writeChain(nights, "chain_x_2026-11-22.csv", date: "22.11.2026", rows: [("301", "A", "1,00"), ("302", "A", "2,00"), ("301", "B", "1,50")])
+        writeChain(nights, "chain_y_2026-11-22.csv", date: "22.11.2026", rows: [("305", "A", "1,00"), ("", "B", "2,00")])
+        #expect(try nights.run(asOf: "2026-11-23T06:00:00").publishedVersion != nil)
+        writeChain(nights, "chain_x_2026-11-23.csv", date: "23.11.2026", rows: [("301", "A", "1,10"), ("302", "A", "2,10"), ("301", "B", "1,60")])
+        let second = try nights.run(asOf: "2026-11-24T06:00:00")
+        #expect(second.publishedVersion != nil, "\(String(describing: second.blocked)) \(second.feeds.map { "\($0.file) \($0.pharmacyID ?? "-") \($0.outcome)" })")
+        for pharmacy in ["301", "302"] {
+            let old = try feed(second, "chain_x_2026-11-22.csv", pharmacy: pharmacy)
+            #expect(old.outcome == .superseded && old.message == "a newer valid feed of pharmacy \(pharmacy) is loaded: chain_x_2026-11-23.csv")
+        }
+
+        // Tonight's folder as the third night sees it, against the second night's current.
+        writeChain(nights, "chain_z_2026-11-24.csv", date: "24.11.2026", rows: [("303", "A", "1,00")])
+        let previous = try #require(try PreviousSnapshot.open(nights.directory))
+        let asOf = try #require(ExportTimestamp.parseISO8601("2026-11-25T06:00:00"))
+        let current = try previous.currentStock(latestValid: asOf.epochSeconds + PharmacyFeedParser.futureTolerance)
+        let catalog = try BuiltInFormats.catalog(mappingsDirectory: nights.mappings)
+        let files = FeedClassification(try FeedInventory(directory: nights.feeds), catalog: catalog, referenceKinds: [])
+        let settled = SettledChainFiles(files.chains, previous: previous, current: current, currency: "EUR")
+        #expect(settled.toSplit.map(\.file.name).sorted() == ["chain_y_2026-11-22.csv", "chain_z_2026-11-24.csv"],
+                "a file with rows of no pharmacy, and a new one, are split")
+        #expect(settled.parts.map { "\($0.file.name) \($0.pharmacyID ?? "") \($0.header?.exportedAt.iso8601 ?? "")" }.sorted() == [
+            "chain_x_2026-11-22.csv 301 2026-11-22T00:00:00+02:00", "chain_x_2026-11-22.csv 302 2026-11-22T00:00:00+02:00",
+            "chain_x_2026-11-23.csv 301 2026-11-23T00:00:00+02:00", "chain_x_2026-11-23.csv 302 2026-11-23T00:00:00+02:00",
+        ])
+        let third = try nights.run(asOf: "2026-11-25T06:00:00")
+        for pharmacy in ["301", "302"] {
+            let loaded = try feed(third, "chain_x_2026-11-23.csv", pharmacy: pharmacy)
+            #expect(loaded.outcome == .skipped && loaded.reason == FeedSkip.duplicate, "\(loaded)")
+            #expect(try feed(third, "chain_x_2026-11-22.csv", pharmacy: pharmacy).outcome == .skipped)
+        }
+        #expect(try feed(third, "chain_z_2026-11-24.csv", pharmacy: "303").outcome == .loaded)
+
+        // The same name and size with other bytes is split again.
+        writeChain(nights, "chain_x_2026-11-23.csv", date: "23.11.2026", rows: [("301", "A", "1,20"), ("302", "A", "2,20"), ("301", "B", "1,70")])
+        let changed = SettledChainFiles(FeedClassification(try FeedInventory(directory: nights.feeds), catalog: catalog, referenceKinds: []).chains,
+                                        previous: try #require(try PreviousSnapshot.open(nights.directory)), current: current, currency: "EUR")
+        #expect(changed.toSplit.map(\.file.name).contains("chain_x_2026-11-23.csv"))
+    }
+
     @Test func aChainRowWithoutAPharmacyIsRejectedOnItsOwnAndADuplicateWithinAPharmacyToo() throws {
         let nights = Nights()
         nights.temporary.write("mappings/chain.mapping.toml", text: Self.chainMapping)
