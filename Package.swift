@@ -55,6 +55,8 @@ let package = Package(
             name: "CYAJL",
             providers: [.apt(["libyajl-dev"])]
         ),
+        // glibc's malloc.h (mallopt), for ingest-serve's answer buffers.
+        .systemLibrary(name: "CMalloc"),
 
         // Settings from /etc/ingest/ingest.toml, --config and INGEST_* as arguments before the user's.
         .target(
@@ -128,7 +130,7 @@ let package = Package(
         .executableTarget(
             name: "IngestServe",
             dependencies: [
-                "IngestReadAPI", "IngestSnapshot", "IngestCore", "IngestSettings",
+                "IngestReadAPI", "IngestSnapshot", "IngestCore", "IngestSettings", "CMalloc",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

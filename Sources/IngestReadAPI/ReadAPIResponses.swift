@@ -22,6 +22,9 @@ struct PharmacyList {
 }
 
 extension PharmacyList: JSONWritable {
+    /// Every pharmacy's rendered fields, more than any answer writes of them.
+    var estimatedBytes: Int { directory.rendered.count + 1024 }
+
     func write(to writer: inout JSONWriter) {
         writer.object { writer in
             writer.key("regions")
@@ -97,6 +100,9 @@ struct ItemPharmacies {
 }
 
 extension ItemPharmacies: JSONWritable {
+    /// The offers' rendered fields and, per offer, its pharmacy's age, hours and distance.
+    var estimatedBytes: Int { offers.rendered.count + offers.count * 96 + 1024 }
+
     func write(to writer: inout JSONWriter) {
         writer.object { writer in
             writer.key("item_pharmacies")

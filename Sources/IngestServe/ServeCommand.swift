@@ -107,6 +107,7 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        AnswerBufferAllocation.keepLargeBuffersInTheHeap()
         var logger = Logger(label: "ingest-serve")
         logger.logLevel = .info
         let log: AccessLog?
