@@ -93,7 +93,6 @@ let package = Package(
             dependencies: [
                 "IngestCore", "IngestAdapters", "IngestSnapshot",
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "TOMLKit", package: "TOMLKit"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ],
             swiftSettings: hotPathSettings
@@ -114,7 +113,7 @@ let package = Package(
         .executableTarget(
             name: "IngestCLI",
             dependencies: [
-                "IngestPipeline", "IngestSnapshot", "IngestCore", "IngestGenerator", "IngestHTMLReport", "IngestSettings",
+                "IngestPipeline", "IngestAdapters", "IngestSnapshot", "IngestCore", "IngestGenerator", "IngestHTMLReport", "IngestSettings",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Rainbow", package: "Rainbow"),
@@ -137,6 +136,7 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
@@ -153,7 +153,7 @@ let package = Package(
 
         .target(
             name: "IngestTestSupport",
-            dependencies: ["IngestCore", "IngestSnapshot", "IngestGenerator", "CSQLite"],
+            dependencies: ["IngestGenerator", "CSQLite"],
             path: "Tests/IngestTestSupport"
         ),
         .testTarget(name: "IngestCoreTests", dependencies: [

@@ -60,7 +60,7 @@ public struct FeedGenerator: Sendable {
         return others[(index / 2) % others.count]
     }
 
-    static func pharmacyID(_ index: Int) -> String { String(10_000 + index) }
+    public static func pharmacyID(_ index: Int) -> String { String(10_000 + index) }
 
     public func generate(into out: String) throws -> GroundTruth {
         let feeds = "\(out)/feeds"

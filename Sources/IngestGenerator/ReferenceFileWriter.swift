@@ -40,10 +40,16 @@ struct ReferenceFileWriter {
 
     /// Opening hours in both notations the registry uses (READ_API.md,
     /// Version 3), each read into `pharmacy_hours`: a test database has
-    /// pharmacies open and closed at any hour. Free text is left to the
-    /// hand-written tests: its warning would be on every generated night.
+    /// pharmacies open and closed at any hour. One pharmacy in 61 (from the
+    /// 61st on, so small worlds have none) gives free text
+    /// (`freeTextHours`): kept as written, hours unknown, one warning each.
     static let openingHours = ["E-R 9-19; L 10-16", "Mo-Fr 08:00-20:00; Sa 10:00-16:00; PH off", "E-P 8-22", "24/7",
                                "Mo-Sa 09:00-21:00; Su 10:00-18:00", "E-R 8.30-17.30; L,P suletud"]
+    static let freeTextHours = "kokkuleppel, helistage ette"
+
+    static func openingHours(ofPharmacy index: Int) -> String {
+        index % 61 == 60 ? freeTextHours : openingHours[index % openingHours.count]
+    }
 
     private func registry(_ directory: String, _ random: inout SeededRandom) throws -> GroundTruth.Feed {
         var truth = GroundTruth.Feed()
@@ -56,7 +62,7 @@ struct ReferenceFileWriter {
             let bad = index > 0 && badRate > 0 && (index == 1 || random.chance(badRate))
             let latitude = bad ? "95.0000" : String(format: "%.6f", 57.6 + Double(random.int(0...2000)) / 1000)
             let longitude = String(format: "%.6f", 21.9 + Double(random.int(0...6000)) / 1000)
-            sink.append("\(FeedGenerator.pharmacyID(index)),\(name(index)),\(index % 7),\(region),\"Tänav \(index % 97 + 1), \(region.capitalized)\",+372-600-\(String(format: "%04d", index % 10_000)),\"\(Self.openingHours[index % Self.openingHours.count])\",\(latitude),\(longitude)\n")
+            sink.append("\(FeedGenerator.pharmacyID(index)),\(name(index)),\(index % 7),\(region),\"Tänav \(index % 97 + 1), \(region.capitalized)\",+372-600-\(String(format: "%04d", index % 10_000)),\"\(Self.openingHours(ofPharmacy: index))\",\(latitude),\(longitude)\n")
             if bad { truth.reject("bad_coordinates") } else { truth.accept() }
         }
         try sink.finish()
@@ -145,18 +151,47 @@ struct ReferenceFileWriter {
             sink.append("  <tradeItem>\n    <gtin>0\(gtin)</gtin>\n    <unitDescriptor>BASE_UNIT_OR_EACH</unitDescriptor>\n")
             sink.append("    <brandName>\(item.producer.replacingOccurrences(of: "'", with: "&apos;"))</brandName>\n")
             sink.append("    <description lang=\"et\">\(item.name)</description>\n    <netContent unit=\"H87\">\(random.int(1...100))</netContent>\n")
-            sink.append("    <imageUrl>http://images.example/\(item.gtin).jpg</imageUrl>\n    <inspection>\n")
+            sink.append("    <imageUrl>http://images.example/\(item.gtin).jpg</imageUrl>\n")
+            let fourLevels = index % 27 == 0
+            if fourLevels {
+                // The datasheet's other attributes (FEEDS.md §10), from the index
+                // alone: the seed's stream stays what it was for what follows.
+                sink.append("    <informationProviderGLN>\(GeneratedCatalog.withCheckDigit(gtin12: String(format: "474%09d", index)))</informationProviderGLN>\n")
+                sink.append("    <description lang=\"en\">\(item.name) (EN)</description>\n")
+                sink.append("    <height unit=\"CMT\">\(index % 9 + 2)</height><width unit=\"MMT\">\(index % 50 + 40)</width>")
+                sink.append("<depth unit=\"MTR\">0.\(index % 8 + 1)</depth>\n    <grossWeight unit=\"GRM\">\(index % 400 + 10)</grossWeight>\n")
+                sink.append("    <inspection date=\"20\(String(format: "%02d-%02d-%02d", 15 + index % 10, index % 12 + 1, index % 28 + 1))\">\n")
+            } else {
+                sink.append("    <inspection>\n")
+            }
             for attribute in ["description", "netContent", "imageUrl"] {
                 sink.append("      <attribute id=\"\(attribute)\" result=\"\(random.int(0...3))\"/>\n")
             }
             sink.append("    </inspection>\n  </tradeItem>\n")
             if corrupt { truth.reject("bad_gtin_check_digit") } else { truth.accept() }
             if index % 9 == 0 {
+                // Every ninth item comes in a case of 12; every 27th in all four
+                // levels: 6 in an inner pack, 10 packs in a case, 40 cases on a pallet.
+                let base = "0\(item.gtin)"
+                let pack = GeneratedCatalog.withCheckDigit(gtin12: "2" + item.gtin.dropLast())
+                if fourLevels {
+                    sink.append("  <tradeItem>\n    <gtin>\(pack)</gtin>\n    <unitDescriptor>PACK_OR_INNER_PACK</unitDescriptor>\n")
+                    sink.append("    <description lang=\"et\">\(item.name), PAKK 6</description>\n    <netContent unit=\"H87\">6</netContent>\n")
+                    sink.append("    <child gtin=\"\(base)\" quantity=\"6\"/>\n")
+                    sink.append("    <inspection date=\"2024-01-15\"><attribute id=\"description\" result=\"1\"/></inspection>\n  </tradeItem>\n")
+                    truth.accept()
+                }
                 let caseGTIN = GeneratedCatalog.withCheckDigit(gtin12: "1" + item.gtin.dropLast())
                 sink.append("  <tradeItem>\n    <gtin>\(caseGTIN)</gtin>\n    <unitDescriptor>CASE</unitDescriptor>\n")
-                sink.append("    <description lang=\"et\">\(item.name), KARP 12</description>\n    <netContent unit=\"H87\">12</netContent>\n")
-                sink.append("    <child gtin=\"0\(item.gtin)\" quantity=\"12\"/>\n  </tradeItem>\n")
+                sink.append("    <description lang=\"et\">\(item.name), KARP \(fourLevels ? 60 : 12)</description>\n    <netContent unit=\"H87\">\(fourLevels ? 60 : 12)</netContent>\n")
+                sink.append(fourLevels ? "    <child gtin=\"\(pack)\" quantity=\"10\"/>\n  </tradeItem>\n" : "    <child gtin=\"\(base)\" quantity=\"12\"/>\n  </tradeItem>\n")
                 truth.accept()
+                if fourLevels {
+                    let pallet = GeneratedCatalog.withCheckDigit(gtin12: "3" + item.gtin.dropLast())
+                    sink.append("  <tradeItem>\n    <gtin>\(pallet)</gtin>\n    <unitDescriptor>PALLET</unitDescriptor>\n")
+                    sink.append("    <child gtin=\"\(caseGTIN)\" quantity=\"40\"/>\n  </tradeItem>\n")
+                    truth.accept()
+                }
             }
         }
         if badRate > 0 {

@@ -267,7 +267,7 @@ public struct StockFeedWriter: Sendable {
         sink.append("  <pharmacy id=\"\(pharmacyID)\" chain=\"\(index % 7)\">\(pharmacyName)</pharmacy>\n  <items currency=\"EUR\">\n")
         let first = lines[0].item.aptcode
         let cut = wholeFault == .malformed ? lines.count / 2 : lines.count
-        for line in lines.prefix(cut) {
+        for (position, line) in lines.prefix(cut).enumerated() {
             let item = line.item
             let aptcode = line.fault == .duplicateKey ? first : item.aptcode
             var package = item.packageCode.map { " packageCode=\"\($0)\"" } ?? ""
@@ -276,7 +276,10 @@ public struct StockFeedWriter: Sendable {
             let net = line.cents * 100 / (100 + item.vatPercent)
             let price = line.fault == .badPrice ? "abc" : euros(net, separator: ".")
             sink.append("    <item aptcode=\"\(aptcode)\"\(package)>\n      <gtin>\(line.fault == .badGTIN ? badGTIN(item.gtin) : item.gtin)</gtin>\n")
-            if line.fault != .missingName { sink.append("      <name>\(item.name)</name>\n") }
+            // Every other line's name is written decomposed (NFD: `o` and a combining tilde for `õ`), as some
+            // exports do; the snapshot and its search see them composed (READ_API.md Version 3).
+            let name = position % 2 == 1 ? item.name.decomposedStringWithCanonicalMapping : item.name
+            if line.fault != .missingName { sink.append("      <name>\(name)</name>\n") }
             sink.append("      <producer>\(item.producer.replacingOccurrences(of: "'", with: "&apos;"))</producer>\n")
             if let atc = item.atc { sink.append("      <atc>\(atc)</atc>\n") }
             if let substance = item.substance { sink.append("      <substance>\(substance)</substance>\n") }

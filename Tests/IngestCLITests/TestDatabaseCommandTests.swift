@@ -10,7 +10,7 @@ import Testing
         let temporary = TemporaryDirectory()
         let generated = try CommandRunner.ingest(["generate", "--out", "g", "--pharmacies", "2", "--items", "5"], in: temporary.path)
         #expect(generated.status == 0, "\(generated.stderr)")
-        #expect(generated.stdout == "generated 8 files with 824 records into g/feeds; mappings in g/mappings; counts in g/ground-truth.json\n")
+        #expect(generated.stdout == "generated 8 files with 826 records into g/feeds; mappings in g/mappings; counts in g/ground-truth.json\n")
         #expect(!FileManager.default.fileExists(atPath: "\(temporary.path)/g/mappings/patient_price_rules.toml"))
         let imported = try CommandRunner.ingest(["--feeds", "g/feeds", "--mappings", "g/mappings", "--snapshots", "s"], in: temporary.path)
         #expect(imported.status == 0)
@@ -55,5 +55,24 @@ import Testing
         #expect(a == b)
         let query = try SnapshotQuery("\(temporary.path)/a.sqlite")
         #expect(query.value("SELECT value FROM meta WHERE key = 'created_at'") == "2026-11-19T22:00:00Z")
+    }
+
+    /// Issue 45, item 5: a test database with stale pharmacies, as a night
+    /// where some feeds did not come leaves them (READ_API.md's `s`, `maxAge`).
+    @Test func testdbWithStalePharmaciesIsTheSecondNightWithThemCarriedOver() throws {
+        let temporary = TemporaryDirectory()
+        let result = try CommandRunner.ingest(["testdb", "--out", "t.sqlite", "--pharmacies", "8", "--items", "30", "--seed", "2",
+                                               "--formats", "noom,csv", "--as-of", "2026-11-20", "--stale-pharmacies", "3"], in: temporary.path)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout == "wrote t.sqlite: pharmacies 8, items 30, offers 240\n")
+        let query = try SnapshotQuery("\(temporary.path)/t.sqlite")
+        #expect(query.rows("SELECT id, stale, substr(last_refresh, 1, 10) FROM pharmacies ORDER BY id") == [
+            ["10000", "0", "2026-11-20"], ["10001", "0", "2026-11-20"], ["10002", "0", "2026-11-20"], ["10003", "0", "2026-11-20"],
+            ["10004", "0", "2026-11-20"], ["10005", "1", "2026-11-19"], ["10006", "1", "2026-11-19"], ["10007", "1", "2026-11-19"],
+        ])
+        #expect(query.value("SELECT value FROM meta WHERE key = 'run_date'") == "2026-11-21")
+        let refused = try CommandRunner.ingest(["testdb", "--out", "u.sqlite", "--pharmacies", "4", "--stale-pharmacies", "4"], in: temporary.path)
+        #expect(refused.status == 64)
+        #expect(refused.stderr.contains("--stale-pharmacies must be 0 or more and fewer than --pharmacies"), "\(refused.stderr)")
     }
 }

@@ -40,13 +40,7 @@ import Testing
     /// its relations, and a generated national-shaped one keeps them all.
     @Test func identityAndForeignKeysHold() throws {
         let temporary = TemporaryDirectory()
-        let truth = try FeedGenerator(options: .init(pharmacies: 6, items: 40, seed: 3, formats: [.rax, .noom, .csv, .chain], badRate: 0,
-                                                     rulesSource: "\(RepositoryFiles.mappingsDirectory)/patient_price_rules.toml"))
-            .generate(into: temporary.path)
-        var options = ImportOptions(feedsDirectory: "\(temporary.path)/feeds", snapshotsDirectory: "\(temporary.path)/s",
-                                    mappingsDirectory: "\(temporary.path)/mappings", parseThreads: 2)
-        options.gates.maxRejectRatePercent = truth.maxRejectRatePercent
-        let report = try ImportRun(options: options).run()
+        let report = try GeneratedNight.imported(into: temporary, pharmacies: 6, items: 40, seed: 3, formats: [.rax, .noom, .csv, .chain])
         let query = try SnapshotQuery(try #require(report.snapshotPath))
         #expect(query.value("PRAGMA application_id") == String(SnapshotSchema.applicationID))
         #expect(query.value("PRAGMA user_version") == String(SnapshotSchema.version))
