@@ -13,7 +13,7 @@ struct GeneratorOptions: ParsableArguments {
     @Option(name: .long, help: "Seed: the same options and seed give byte-identical feeds.")
     var seed: UInt64 = 1
 
-    @Option(name: .long, help: "Stock feed formats, comma-separated: rax, noom, csv, chain (many pharmacies in one shuffled CSV file), json, fixed (fixed-width lines), dateless (fixed-width lines named transfer_<id>.dat, dated by their modification time).")
+    @Option(name: .long, help: "Stock feed formats, comma-separated: rax, noom, csv, chain (many pharmacies in one shuffled CSV file), json, fixed (fixed-width lines), dateless (fixed-width lines named transfer_<id>.dat, dated by their modification time), pricelist (the fixed-width lines with no stock column: offers without a quantity).")
     var formats = "rax,noom,csv"
 
     @Option(name: .long, help: "Share of records written with a fault, 0 to 1 (0: a clean folder).")
@@ -50,7 +50,7 @@ struct GeneratorOptions: ParsableArguments {
         let names = formats.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
         let parsed = names.compactMap(GeneratedFormat.init(rawValue:))
         guard !parsed.isEmpty, parsed.count == names.count else {
-            throw ValidationError("--formats takes rax, noom, csv, chain, json, fixed and dateless, comma-separated; got '\(formats)'")
+            throw ValidationError("--formats takes rax, noom, csv, chain, json, fixed, dateless and pricelist, comma-separated; got '\(formats)'")
         }
         return parsed
     }

@@ -87,6 +87,9 @@ public struct FeedGenerator: Sendable {
         if options.formats.contains(.fixed) {
             try Data(StockFeedWriter.fixedMapping.utf8).write(to: URL(fileURLWithPath: "\(mappings)/generated_fixed.mapping.toml"))
         }
+        if options.formats.contains(.pricelist) {
+            try Data(StockFeedWriter.priceListMapping.utf8).write(to: URL(fileURLWithPath: "\(mappings)/generated_pricelist.mapping.toml"))
+        }
         if options.registerLayout == .estonian {
             try Data(ReferenceFileWriter.estonianRegisterMapping.utf8).write(to: URL(fileURLWithPath: "\(mappings)/generated_ravimiregister.mapping.toml"))
         }

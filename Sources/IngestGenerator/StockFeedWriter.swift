@@ -14,6 +14,10 @@ public enum GeneratedFormat: String, Sendable, CaseIterable {
     /// republished under that name every night: its export time is its
     /// modification time, set to the export's (FEEDS.md §12.1).
     case dateless
+    /// A price list: the fixed-width lines read by a mapping that maps no
+    /// quantity (`pricelist_<id>_<time>.txt`), so its offers report no
+    /// stock (NULL quantity, READ_API.md's "a price list that reports none").
+    case pricelist
 }
 
 /// A well-formed feed with wrong data (issue 22), for a later night whose
@@ -125,6 +129,7 @@ public struct StockFeedWriter: Sendable {
         case .json: return String(format: "shop_%@_%04d%02d%02d.json", pharmacyID, t.year, t.month, t.day)
         case .fixed: return String(format: "mainframe_%@_%04d%02d%02d%02d%02d.txt", pharmacyID, t.year, t.month, t.day, t.hour, t.minute)
         case .dateless: return "transfer_\(pharmacyID).dat"
+        case .pricelist: return String(format: "pricelist_%@_%04d%02d%02d%02d%02d.txt", pharmacyID, t.year, t.month, t.day, t.hour, t.minute)
         case .chain: preconditionFailure("a chain pharmacy's rows are written by ChainFeedWriter")
         }
     }
@@ -133,6 +138,8 @@ public struct StockFeedWriter: Sendable {
         switch format {
         case .rax: return raxVersion == "3.1" ? Fault.allCases.filter { $0 != .badPackageCode } : Fault.allCases
         case .noom, .json, .fixed, .dateless: return Fault.allCases.filter { $0 != .badFieldCount }
+        // No quantity is read: a wrong one is no fault.
+        case .pricelist: return Fault.allCases.filter { $0 != .badFieldCount && $0 != .badQuantity }
         case .csv, .chain: return Fault.allCases
         }
     }
@@ -182,7 +189,7 @@ public struct StockFeedWriter: Sendable {
         case .noom: writeNoom(lines, into: &sink, truth: &truth)
         case .csv: writeCSV(lines, into: &sink, truth: &truth)
         case .json: writeJSON(lines, into: &sink, truth: &truth)
-        case .fixed, .dateless: writeFixed(lines, into: &sink, truth: &truth)
+        case .fixed, .dateless, .pricelist: writeFixed(lines, into: &sink, truth: &truth)
         case .chain: preconditionFailure("a chain pharmacy's rows are written by ChainFeedWriter")
         }
         if let reason = night.wrongData?.reason { truth.rejectWhole(reason) }
@@ -421,10 +428,22 @@ public struct StockFeedWriter: Sendable {
 
     /// The mapping of the generated `mainframe_*.txt` feeds.
     public static var fixedMapping: String {
+        datedFixedMapping(prefix: "mainframe", about: "stock feeds (FEEDS.md §12)", columns: fixedColumns)
+    }
+
+    /// The mapping of the generated `pricelist_*.txt` feeds: the fixed-width
+    /// lines with every column but the quantity.
+    public static var priceListMapping: String {
+        datedFixedMapping(prefix: "pricelist", about: "feeds (FEEDS.md §12): a price list, no stock column",
+                          columns: fixedColumns.filter { $0.field != "quantity" })
+    }
+
+    /// A fixed-width mapping for files named `<prefix>_<id>_<yyyyMMddHHmm>.txt`.
+    private static func datedFixedMapping(prefix: String, about: String, columns: [(field: String, first: Int, last: Int)]) -> String {
         """
-        # Written by `ingest generate` for its mainframe_*.txt stock feeds (FEEDS.md §12).
+        # Written by `ingest generate` for its \(prefix)_*.txt \(about).
         [match]
-        filename = "mainframe_*.txt"
+        filename = "\(prefix)_*.txt"
 
         [format]
         type = "fixed"
@@ -436,14 +455,14 @@ public struct StockFeedWriter: Sendable {
         includes_vat = true
 
         [pharmacy]
-        id_from_filename = '^mainframe_([A-Za-z0-9]+)_'
+        id_from_filename = '^\(prefix)_([A-Za-z0-9]+)_'
 
         [export]
         date_from_filename = '_([0-9]{12})\\.txt$'
 
         [columns]
 
-        """ + fixedColumns.map { "\($0.field) = [\($0.first), \($0.last)]" }.joined(separator: "\n") + "\n"
+        """ + columns.map { "\($0.field) = [\($0.first), \($0.last)]" }.joined(separator: "\n") + "\n"
     }
 
     // MARK: Mapped CSV

@@ -93,6 +93,26 @@ import Testing
         try expectManifest(manifest, matches: truth)
     }
 
+    /// `--formats pricelist` (issue 45, item 5): the fixed-width lines read
+    /// without their stock column; faults counted as the generator wrote
+    /// them, and every price-list offer reports no stock (NULL quantity).
+    @Test func priceListFeedsMatchTheGroundTruthAndReportNoStock() throws {
+        let temporary = TemporaryDirectory()
+        var world = options(pharmacies: 10, items: 90, badRate: 0.03)
+        world.formats = [.noom, .pricelist]
+        let truth = try FeedGenerator(options: world).generate(into: temporary.path)
+        let feeds = try FileManager.default.contentsOfDirectory(atPath: "\(temporary.path)/feeds").filter { $0.hasPrefix("pricelist_") }
+        #expect(feeds.sorted() == ["pricelist_10001_202511202301.txt", "pricelist_10003_202511202303.txt", "pricelist_10005_202511202305.txt",
+                                   "pricelist_10007_202511202307.txt", "pricelist_10009_202511202309.txt"])
+        let report = try ImportRun(options: ImportOptions(feedsDirectory: "\(temporary.path)/feeds", snapshotsDirectory: "\(temporary.path)/snapshots",
+                                                          mappingsDirectory: "\(temporary.path)/mappings", parseThreads: 2)).run()
+        let manifest = try SnapshotDirectory(path: "\(temporary.path)/snapshots").readManifest(try #require(report.publishedVersion))
+        try expectManifest(manifest, matches: truth)
+        let query = try SnapshotQuery(try #require(report.snapshotPath))
+        let stock = query.rows("SELECT pharmacy_id % 2, count(*) > 0, count(quantity) > 0 FROM offers GROUP BY 1 ORDER BY 1")
+        #expect(stock == [["0", "1", "1"], ["1", "1", "0"]], "Noom offers carry stock, price-list offers none")
+    }
+
     /// `--formats dateless`: fixed-width files named without a date, their
     /// modification time the export's; the next night's files load over
     /// them, and the same bytes touched again are skipped `duplicate`.
