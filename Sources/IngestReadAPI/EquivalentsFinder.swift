@@ -28,8 +28,9 @@ struct EquivalentsFinder {
         let from = near.map(MeasuredPoint.init)
         if when.openNow || when.maxAgeDays != nil || radiusKm != nil {
             let metres = radiusKm.map { $0 * 1000 }
+            let openNow = directory.openStateRow(at: moment)
             ranked = ranked.filter { offer in
-                guard directory.admits(offer.pharmacy, when, at: moment, offers: true) else { return false }
+                guard directory.admits(offer.pharmacy, when, at: moment, in: openNow, offers: true) else { return false }
                 guard let metres else { return true }
                 return (directory.metres(from: from, to: offer.pharmacy) ?? .infinity) <= metres
             }
@@ -152,6 +153,7 @@ struct EquivalentsAnswer: JSONWritable {
     var equivalents: [EquivalentsFinder.Candidate]
 
     func write(to writer: inout JSONWriter) {
+        let openNow = directory.openStateRow(at: moment)
         writer.object { writer in
             writer.objects("equivalents", equivalents) { writer, offer in
                 writer.field("i", offer.offer.aptcode)
@@ -166,7 +168,7 @@ struct EquivalentsAnswer: JSONWritable {
                 }
                 writer.ageFields(directory, offer.offer.pharmacy)
                 directory.rendered.withUnsafeBufferPointer { rendered in
-                    writer.openingFields(rendered, directory.openNow(offer.offer.pharmacy, at: moment), directory.hoursField(offer.offer.pharmacy, at: moment))
+                    writer.openingFields(rendered, directory.openNow(offer.offer.pharmacy, in: openNow), directory.hoursField(offer.offer.pharmacy, at: moment))
                 }
                 writer.distance(offer.metres)
             }

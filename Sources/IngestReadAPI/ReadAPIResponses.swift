@@ -26,6 +26,7 @@ extension PharmacyList: JSONWritable {
     var estimatedBytes: Int { directory.rendered.count + 1024 }
 
     func write(to writer: inout JSONWriter) {
+        let openNow = directory.openStateRow(at: moment)
         writer.object { writer in
             writer.key("regions")
             writer.array { writer in
@@ -38,7 +39,7 @@ extension PharmacyList: JSONWritable {
                                 for pharmacy in region.p {
                                     writer.object { writer in
                                         writer.fields(UnsafeBufferPointer(rebasing: rendered[directory.listFields[pharmacy.pharmacy]]))
-                                        writer.openingFields(rendered, directory.openNow(pharmacy.pharmacy, at: moment),
+                                        writer.openingFields(rendered, directory.openNow(pharmacy.pharmacy, in: openNow),
                                                              directory.hoursField(pharmacy.pharmacy, at: moment))
                                         if showsDistance { writer.distance(pharmacy.metres) }
                                     }
@@ -104,6 +105,7 @@ extension ItemPharmacies: JSONWritable {
     var estimatedBytes: Int { offers.rendered.count + offers.count * 96 + 1024 }
 
     func write(to writer: inout JSONWriter) {
+        let openNow = directory.openStateRow(at: moment)
         writer.object { writer in
             writer.key("item_pharmacies")
             writer.array { writer in
@@ -119,7 +121,7 @@ extension ItemPharmacies: JSONWritable {
                                         writer.object { writer in
                                             writer.fields(UnsafeBufferPointer(rebasing: rendered[offers.fields[offer.offer]]))
                                             writer.fields(UnsafeBufferPointer(rebasing: pharmacyFields[directory.ageFields[pharmacy]]))
-                                            writer.openingFields(pharmacyFields, directory.openNow(pharmacy, at: moment), directory.hoursField(pharmacy, at: moment))
+                                            writer.openingFields(pharmacyFields, directory.openNow(pharmacy, in: openNow), directory.hoursField(pharmacy, at: moment))
                                             if showsDistance { writer.distance(offer.metres) }
                                         }
                                     }
