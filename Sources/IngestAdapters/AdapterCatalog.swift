@@ -39,11 +39,7 @@ public struct AdapterCatalog: Sendable {
             case .register: return MappedRegisterAdapter(mapping: mapping)
             case .stock: break
             }
-            switch mapping.layout {
-            case .delimited, .fixedWidth: return MappedCSVStockAdapter(mapping: mapping)
-            case .json: return MappedJSONStockAdapter(mapping: mapping)
-            case .xml: return MappedXMLStockAdapter(mapping: mapping)
-            }
+            return MappedStockReader(mapping).adapter
         }
     }
 }

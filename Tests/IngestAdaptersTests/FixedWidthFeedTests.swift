@@ -49,7 +49,7 @@ import Testing
 
     private func parse(_ mapping: String, bytes: [UInt8] = Array(file.utf8), name: String = "mainframe_4001_20260611.txt") throws -> (FeedOutput<StockOffer>, StockFeedHeader?) {
         let directory = TemporaryDirectory()
-        let adapter = MappedCSVStockAdapter(mapping: try MappingLoader.load(path: directory.write("mainframe.mapping.toml", text: mapping)))
+        let adapter = try #require(MappedCSVStockAdapter(mapping: try MappingLoader.load(path: directory.write("mainframe.mapping.toml", text: mapping))))
         return try AdapterHarness.parse(adapter, bytes: bytes, name: name, expectRecognised: true)
     }
 

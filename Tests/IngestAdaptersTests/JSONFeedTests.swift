@@ -42,7 +42,7 @@ import Testing
 
     private func parse(_ mapping: String, _ text: String = document, name: String = "shop_4001.json") throws -> (FeedOutput<StockOffer>, StockFeedHeader?) {
         let directory = TemporaryDirectory()
-        let adapter = MappedJSONStockAdapter(mapping: try MappingLoader.load(path: directory.write("shop.mapping.toml", text: mapping)))
+        let adapter = try #require(MappedJSONStockAdapter(mapping: try MappingLoader.load(path: directory.write("shop.mapping.toml", text: mapping))))
         return try AdapterHarness.parse(adapter, bytes: Array(text.utf8), name: name, expectRecognised: true)
     }
 
@@ -90,7 +90,7 @@ import Testing
             """
         let mapping = Self.mapping(type: "jsonl", record: nil, pharmacy: "/shop").replacingOccurrences(of: "$/exported", with: "/at")
         let directory = TemporaryDirectory()
-        let adapter = MappedJSONStockAdapter(mapping: try MappingLoader.load(path: directory.write("shop.mapping.toml", text: mapping)))
+        let adapter = try #require(MappedJSONStockAdapter(mapping: try MappingLoader.load(path: directory.write("shop.mapping.toml", text: mapping))))
         #expect(adapter.pharmacyPerRecord)
         let router = ChainRouter(file: "shop_all.jsonl", spillPrefix: "\(directory.path)/spill-", lanes: 1)
         let rest = adapter.split(FeedFile(name: "shop_all.jsonl", bytes: Array(lines.utf8)), into: router)

@@ -29,7 +29,7 @@ import Testing
 
     private func parse(_ csv: [UInt8], mapping: String = mapping(), name: String = "chain_1.csv") throws -> (FeedOutput<StockOffer>, StockFeedHeader?) {
         let directory = TemporaryDirectory()
-        let adapter = MappedCSVStockAdapter(mapping: try MappingLoader.load(path: directory.write("chain.mapping.toml", text: mapping)))
+        let adapter = try #require(MappedCSVStockAdapter(mapping: try MappingLoader.load(path: directory.write("chain.mapping.toml", text: mapping))))
         return try AdapterHarness.parse(adapter, bytes: csv, name: name, expectRecognised: true)
     }
 
@@ -42,7 +42,7 @@ import Testing
     @Test func zales24ReadsBackExactly() throws {
         let directory = TemporaryDirectory()
         _ = directory
-        let adapter = MappedCSVStockAdapter(mapping: try MappingLoader.load(path: "\(RepositoryFiles.mappingsDirectory)/zales24.mapping.toml"))
+        let adapter = try #require(MappedCSVStockAdapter(mapping: try MappingLoader.load(path: "\(RepositoryFiles.mappingsDirectory)/zales24.mapping.toml")))
         let file = try FeedFile.open(path: RepositoryFiles.feed("zales24_export_2013-06-01.csv"), name: "zales24_export_2013-06-01.csv")
         #expect(adapter.recognises(file))
         var output = FeedOutput<StockOffer>(file: file.name)
@@ -160,7 +160,7 @@ import Testing
 
     private func split(_ csv: String, lanes: Int, spillIn directory: TemporaryDirectory) throws -> Split {
         let mapping = MappedCSVStockAdapterTests.mapping(pharmacy: "pharmacy_id = \"shop\"")
-        let adapter = MappedCSVStockAdapter(mapping: try MappingLoader.load(path: directory.write("chain.mapping.toml", text: mapping)))
+        let adapter = try #require(MappedCSVStockAdapter(mapping: try MappingLoader.load(path: directory.write("chain.mapping.toml", text: mapping))))
         let router = ChainRouter(file: "chain_1.csv", spillPrefix: "\(directory.path)/spill-\(lanes)-", lanes: lanes)
         let rest = adapter.split(FeedFile(name: "chain_1.csv", bytes: Array(csv.utf8)), into: router)
         let parts = router.finish(fileFailure: rest.failure)

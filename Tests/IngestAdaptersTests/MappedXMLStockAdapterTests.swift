@@ -30,7 +30,7 @@ import Testing
 
     private func parse(_ xml: String, name: String = "lt_900_2015-03-01.xml") throws -> (FeedOutput<StockOffer>, StockFeedHeader?) {
         let directory = TemporaryDirectory()
-        let adapter = MappedXMLStockAdapter(mapping: try MappingLoader.load(path: directory.write("lt.mapping.toml", text: Self.mapping)))
+        let adapter = try #require(MappedXMLStockAdapter(mapping: try MappingLoader.load(path: directory.write("lt.mapping.toml", text: Self.mapping))))
         return try AdapterHarness.parse(adapter, bytes: Array(xml.utf8), name: name, expectRecognised: true)
     }
 
@@ -130,7 +130,7 @@ import Testing
         </Preparations>
         """
         let directory = TemporaryDirectory()
-        let adapter = MappedXMLStockAdapter(mapping: try MappingLoader.load(path: directory.write("sl.mapping.toml", text: Self.outerMapping)))
+        let adapter = try #require(MappedXMLStockAdapter(mapping: try MappingLoader.load(path: directory.write("sl.mapping.toml", text: Self.outerMapping))))
         let (output, header) = try AdapterHarness.parse(adapter, bytes: Array(xml.utf8), name: "sl_1.xml", expectRecognised: true)
         #expect(output.failure == nil)
         #expect(header?.exportedAt.localDate == "2013-12-01" && header?.pharmacyID == "9001")

@@ -156,7 +156,7 @@ import Testing
             ]}
             """
         let directory = TemporaryDirectory()
-        let adapter = MappedJSONStockAdapter(mapping: try MappingLoader.load(path: directory.write("prices.mapping.toml", text: mapping)))
+        let adapter = try #require(MappedJSONStockAdapter(mapping: try MappingLoader.load(path: directory.write("prices.mapping.toml", text: mapping))))
         let (output, header) = try AdapterHarness.parse(adapter, bytes: Array(document.utf8), name: "prices_2026.json", expectRecognised: true)
         #expect(header?.currency == "USD")
         #expect(output.records.map { "\($0.aptcode) \($0.priceCents) \($0.producer ?? "")" } == ["A1 182 OWN BRAND", "A2 129900 OWN BRAND", "A6 350 OWN BRAND"])

@@ -43,7 +43,7 @@ import Testing
 
     private func parse(_ mapping: String, _ text: String = file) throws -> (FeedOutput<StockOffer>, StockFeedHeader?) {
         let directory = TemporaryDirectory()
-        let adapter = MappedCSVStockAdapter(mapping: try MappingLoader.load(path: directory.write("wala.mapping.toml", text: mapping)))
+        let adapter = try #require(MappedCSVStockAdapter(mapping: try MappingLoader.load(path: directory.write("wala.mapping.toml", text: mapping))))
         return try AdapterHarness.parse(adapter, bytes: Array(text.utf8), name: "wala_2026.csv", expectRecognised: true)
     }
 

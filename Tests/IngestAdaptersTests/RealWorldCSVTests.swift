@@ -115,8 +115,8 @@ import Testing
 
     private func mapped(_ bytes: [UInt8], encoding: String) throws -> FeedOutput<StockOffer> {
         let directory = TemporaryDirectory()
-        let adapter = MappedCSVStockAdapter(mapping: try MappingLoader.load(
-            path: directory.write("chain.mapping.toml", text: MappedCSVStockAdapterTests.mapping(encoding: encoding))))
+        let adapter = try #require(MappedCSVStockAdapter(mapping: try MappingLoader.load(
+            path: directory.write("chain.mapping.toml", text: MappedCSVStockAdapterTests.mapping(encoding: encoding)))))
         return try AdapterHarness.parse(adapter, bytes: bytes, name: "chain_1.csv", expectRecognised: true).0
     }
 

@@ -58,7 +58,7 @@ import Testing
 
     private func parse(_ columns: String, export: String = "[export]\ndate = \"2019-04-01\"") throws -> FeedOutput<StockOffer> {
         let directory = TemporaryDirectory()
-        let adapter = MappedXMLStockAdapter(mapping: try MappingLoader.load(path: directory.write("dmd.mapping.toml", text: Self.mapping(columns, export: export))))
+        let adapter = try #require(MappedXMLStockAdapter(mapping: try MappingLoader.load(path: directory.write("dmd.mapping.toml", text: Self.mapping(columns, export: export)))))
         return try AdapterHarness.parse(adapter, bytes: Array(Self.document.utf8), name: "dmd.xml", expectRecognised: true).0
     }
 

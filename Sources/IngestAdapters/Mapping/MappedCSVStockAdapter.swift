@@ -19,22 +19,21 @@ public struct MappedCSVStockAdapter: ChainFeedAdapter {
         return "Delimited stock feed by \(mapping.file) (FEEDS.md §3); recognised by \(rules.joined(separator: " and "))"
     }
 
-    public init(mapping: StockFeedMapping) {
-        self.mapping = mapping
-    }
-
-    private var settings: (delimiter: UInt8, quote: UInt8, hasHeader: Bool) {
-        switch mapping.layout {
-        case .delimited(let delimiter, let quote, let hasHeader): return (delimiter, quote, hasHeader)
-        case .fixedWidth: return (0xFE, 0xFF, false)
-        case .xml, .json: fatalError("not a delimited mapping")
-        }
-    }
-
+    /// The delimiter, quote and header of a delimited file (fixed-width lines are read whole).
+    private let settings: (delimiter: UInt8, quote: UInt8, hasHeader: Bool)
     /// The lines a fixed-width file skips first; nil for a delimited file.
-    private var fixedHeaderLines: Int? {
-        if case .fixedWidth(let lines) = mapping.layout { return lines }
-        return nil
+    private let fixedHeaderLines: Int?
+
+    init(mapping: StockFeedMapping, settings: (delimiter: UInt8, quote: UInt8, hasHeader: Bool), fixedHeaderLines: Int?) {
+        self.mapping = mapping
+        self.settings = settings
+        self.fixedHeaderLines = fixedHeaderLines
+    }
+
+    /// nil for a mapping of another layout (`MappedStockReader` picks the adapter a layout calls for).
+    public init?(mapping: StockFeedMapping) {
+        guard case .delimited(let adapter) = MappedStockReader(mapping) else { return nil }
+        self = adapter
     }
 
     private func fileReader() -> DelimitedFileReader {

@@ -18,14 +18,18 @@ public struct MappedJSONStockAdapter: ChainFeedAdapter {
         return shape + (mapping.fileNameGlob.map { "; recognised by file name \($0)" } ?? "")
     }
 
-    public init(mapping: StockFeedMapping) {
+    /// The pointer to the array of records; nil for JSON Lines.
+    let recordPointer: String?
+
+    init(mapping: StockFeedMapping, recordPointer: String?) {
         self.mapping = mapping
+        self.recordPointer = recordPointer
     }
 
-    /// The pointer to the array of records; nil for JSON Lines.
-    var recordPointer: String? {
-        guard case .json(let pointer) = mapping.layout else { fatalError("not a JSON mapping") }
-        return pointer
+    /// nil for a mapping of another layout (`MappedStockReader` picks the adapter a layout calls for).
+    public init?(mapping: StockFeedMapping) {
+        guard case .json(let adapter) = MappedStockReader(mapping) else { return nil }
+        self = adapter
     }
 
     public func recognises(_ file: FeedFile) -> Bool {

@@ -9,11 +9,7 @@ struct MappedRows {
     let mapping: StockFeedMapping
 
     func recognises(_ file: FeedFile) -> Bool {
-        switch mapping.layout {
-        case .delimited, .fixedWidth: MappedCSVStockAdapter(mapping: mapping).recognises(file)
-        case .json: MappedJSONStockAdapter(mapping: mapping).recognises(file)
-        case .xml: MappedXMLStockAdapter(mapping: mapping).recognises(file)
-        }
+        MappedStockReader(mapping).adapter.recognises(file)
     }
 
     /// Reads `file`, handing each record's values (trimmed, missing ones left
@@ -35,11 +31,7 @@ struct MappedRows {
                 }
                 record(values, line, &result)
             }
-            _ = switch mapping.layout {
-            case .delimited, .fixedWidth: MappedCSVStockAdapter(mapping: mapping).parse(file, into: &rows, rows: sink)
-            case .json: MappedJSONStockAdapter(mapping: mapping).parse(file, into: &rows, rows: sink)
-            case .xml: MappedXMLStockAdapter(mapping: mapping).parse(file, into: &rows, rows: sink)
-            }
+            _ = MappedStockReader(mapping).parse(file, into: &rows, rows: sink)
         }
         for reject in rows.rejects {
             result.reject(line: reject.line, key: reject.key, reason: reject.reason, message: reject.message, field: reject.field)

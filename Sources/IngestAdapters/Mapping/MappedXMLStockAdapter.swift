@@ -15,13 +15,18 @@ public struct MappedXMLStockAdapter: ChainFeedAdapter {
             + (mapping.fileNameGlob.map { "; recognised by file name \($0)" } ?? "; recognised by its record element")
     }
 
-    public init(mapping: StockFeedMapping) {
+    /// The repeating record element, from the mapping's XML layout.
+    let record: (element: String, namespace: String?)
+
+    init(mapping: StockFeedMapping, record: (element: String, namespace: String?)) {
         self.mapping = mapping
+        self.record = record
     }
 
-    var record: (element: String, namespace: String?) {
-        guard case .xml(let element, let namespace) = mapping.layout else { fatalError("not an XML mapping") }
-        return (element, namespace)
+    /// nil for a mapping of another layout (`MappedStockReader` picks the adapter a layout calls for).
+    public init?(mapping: StockFeedMapping) {
+        guard case .xml(let adapter) = MappedStockReader(mapping) else { return nil }
+        self = adapter
     }
 
     public func recognises(_ file: FeedFile) -> Bool {
