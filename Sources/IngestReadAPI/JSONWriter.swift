@@ -1,3 +1,5 @@
+import IngestCore
+
 /// Writes the read API's JSON straight into bytes, keys in the order
 /// READ_API.md prints them. Written by hand rather than with Foundation's
 /// JSONEncoder for two measured reasons: JSONEncoder on Linux writes keys in
@@ -77,30 +79,9 @@ package struct JSONWriter {
         if needsComma { bytes.append(0x2C) }
     }
 
-    /// RFC 8259: `"` and `\` escaped, control characters as `\u00XX`, all else as UTF-8.
+    /// The one escaper (`JSONString`): the answers and the journals write strings alike.
     private mutating func quoted(_ text: String) {
-        bytes.append(0x22)
-        if !text.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) {
-            bytes.append(contentsOf: text.utf8) // the common case: nothing to escape
-            bytes.append(0x22)
-            return
-        }
-        for byte in text.utf8 {
-            switch byte {
-            case 0x22, 0x5C:
-                bytes.append(0x5C)
-                bytes.append(byte)
-            case 0x0A:
-                bytes.append(0x5C)
-                bytes.append(0x6E)
-            case 0..<0x20:
-                let hex: [UInt8] = Array("0123456789abcdef".utf8)
-                bytes.append(contentsOf: [0x5C, 0x75, 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]])
-            default:
-                bytes.append(byte)
-            }
-        }
-        bytes.append(0x22)
+        JSONString.append(text, to: &bytes)
     }
 }
 

@@ -234,27 +234,9 @@ final class JournalFile: @unchecked Sendable {
     func remove() { unlink(path) }
 }
 
-/// JSON text as `JSONEncoder` writes it with `.withoutEscapingSlashes`.
+/// The journals' JSON lines, strings escaped by `JSONString`.
 enum JSONText {
-    static func append(_ string: String, to bytes: inout [UInt8]) {
-        bytes.append(UInt8(ascii: "\""))
-        for byte in string.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): bytes += [92, 34]
-            case UInt8(ascii: "\\"): bytes += [92, 92]
-            case 0x0A: bytes += [92, UInt8(ascii: "n")]
-            case 0x0D: bytes += [92, UInt8(ascii: "r")]
-            case 0x09: bytes += [92, UInt8(ascii: "t")]
-            case 0x08: bytes += [92, UInt8(ascii: "b")]
-            case 0x0C: bytes += [92, UInt8(ascii: "f")]
-            case 0..<0x20:
-                let hex = Array("0123456789abcdef".utf8)
-                bytes += [92, UInt8(ascii: "u"), 48, 48, hex[Int(byte >> 4)], hex[Int(byte & 15)]]
-            default: bytes.append(byte)
-            }
-        }
-        bytes.append(UInt8(ascii: "\""))
-    }
+    static func append(_ string: String, to bytes: inout [UInt8]) { JSONString.append(string, to: &bytes) }
 
     /// The fields rejects and warnings share, in key order.
     static func place(file: String, key: String, line: Int, message: String, to bytes: inout [UInt8], first: Bool = false) {
