@@ -54,7 +54,7 @@ struct SnapshotsCommand: ParsableCommand {
         /// The version named, or exit 66 saying which exist. `current` names
         /// the version `current` points at, `previous` the one published before it.
         func existing(_ version: String) throws -> String {
-            let versions = directory.versions()
+            let versions = try directory.versions()
             if version == "current" || version == "previous" {
                 guard let current = directory.currentVersion(), let index = versions.firstIndex(of: current) else {
                     printError("ingest: there is no current snapshot in \(snapshots)")
@@ -96,7 +96,7 @@ struct SnapshotsCommand: ParsableCommand {
             func pad(_ text: String, _ width: Int) -> String { text.padding(toLength: max(width, text.count), withPad: " ", startingAt: 0) }
             func right(_ text: String, _ width: Int) -> String { String(repeating: " ", count: max(0, width - text.count)) + text }
             print("  " + pad("VERSION", 22) + pad("CREATED", 22) + "     SIZE  PHARMACIES  STALE     ITEMS      OFFERS  REJECTS")
-            for version in directory.versions() {
+            for version in try directory.versions() {
                 // A version without a readable manifest is still listed, its figures "?": `verify` says what is wrong with it.
                 let manifest = try? directory.readManifest(version)
                 let counts = manifest?.rowCounts ?? [:]
@@ -165,7 +165,7 @@ struct SnapshotsCommand: ParsableCommand {
         /// and not by `kept` itself, into the quarantine list.
         static func quarantineInputs(after kept: String, through leaving: String, in location: Location) throws -> [Quarantine.Entry] {
             let directory = location.directory
-            let versions = directory.versions()
+            let versions = try directory.versions()
             guard let from = versions.firstIndex(of: kept), let to = versions.firstIndex(of: leaving), to > from else { return [] }
             let keptInputs = Set(try directory.readManifest(kept).inputs.filter { $0.outcome == "loaded" }.map(\.sha256))
             let now = ISO8601DateFormatter().string(from: Date())
@@ -209,7 +209,7 @@ struct SnapshotsCommand: ParsableCommand {
             try location.requireFolder()
             if !dryRun { try ServiceUser.require(snapshots: location.snapshots) }
             try location.guarded {
-                let removed = try location.locked { SnapshotPublisher(directory: location.directory).prune(keep: keep, dryRun: dryRun) }
+                let removed = try location.locked { try SnapshotPublisher(directory: location.directory).prune(keep: keep, dryRun: dryRun) }
                 print(removed.isEmpty ? "nothing to prune" : "\(dryRun ? "would remove" : "removed"): \(removed.joined(separator: ", "))")
             }
         }

@@ -79,7 +79,7 @@ public struct FeedLedger: Codable, Sendable, Equatable {
         guard let noon = ExportTimestamp.parseISO8601(today + "T12:00:00") else { return [] }
         let cutoff = ExportTimestamp(epochSeconds: noon.epochSeconds - Int64(days) * 86_400, utcOffsetSeconds: noon.utcOffsetSeconds).localDate
         var loaded: [String: String] = [:] // SHA-256 → the first night a kept version loaded it
-        for version in directory.versions() {
+        for version in try directory.versions() {
             // A version without a readable manifest vouches for nothing: its files stay.
             guard let manifest = try? directory.readManifest(version), let night = ExportTimestamp.parseISO8601(manifest.createdAt)?.localDate else { continue }
             for input in manifest.inputs where input.outcome == FeedOutcome.loaded.rawValue {

@@ -52,7 +52,7 @@ public final class ImportRun {
         let staging = try stage(&report)
         defer { withExtendedLifetime(staging) {} }
         do {
-            let version = options.dryRun ? "dry-run" : staging.directory.nextVersion(now: options.now)
+            let version = options.dryRun ? "dry-run" : try staging.directory.nextVersion(now: options.now)
             var clock = PhaseClock(logger: logger, announce: progress)
             let built = try build(setup, in: staging, version: version, clock: &clock, report: &report)
             if report.blocked == nil, let previous = built.previous, try Self.holdsTheSameData(staging.path, as: previous, report: report) {
@@ -176,7 +176,7 @@ public final class ImportRun {
             // The lock comes before any write to the snapshots directory.
             try directory.create()
             let lock = try SnapshotLock(directory: directory)
-            report.cleanedUp += directory.removeAbandonedFiles()
+            report.cleanedUp += try directory.removeAbandonedFiles()
             staging = Staging(directory: directory, path: try directory.makeStagingFile(), lock: lock, scratch: nil)
         }
         report.spillJournals(to: staging.path + ".")
@@ -330,6 +330,10 @@ public final class ImportRun {
         report.publishedVersion = version
         report.snapshotPath = directory.snapshotPath(version)
         logger.info("published", metadata: ["event": "published", "version": "\(version)"])
+        // The version is live: a folder that cannot be listed now leaves the old versions for the next night's prune.
+        do { try publisher.prune() } catch {
+            logger.warning("old versions not pruned", metadata: ["event": "prune_failed", "error": "\(error)"])
+        }
     }
 
     /// The quality gates: an empty result never publishes; a fall against

@@ -60,7 +60,7 @@ public final class ChangesetCache: Sendable {
     public func answer(since version: String, current: OpenSnapshot) async throws -> Answer {
         if version == current.version { return .upToDate }
         // Only a listed version names a file: `since` never becomes a path of the client's making.
-        guard directory.versions().contains(version) else {
+        guard try directory.versions().contains(version) else {
             return .gone("version \(version) is not kept here (current is \(current.version)): download the whole snapshot")
         }
         let pair = Pair(from: version, to: current.version)

@@ -82,33 +82,52 @@ public struct SnapshotDirectory: Sendable {
 
     /// Published versions, oldest first. A version is published once its
     /// `.sqlite` file exists (the manifest is written before it).
-    public func versions() -> [String] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
-        return names
+    /// A folder that does not exist yet has none (a first night); one that
+    /// cannot be listed is an error, never "no versions": that answer would
+    /// let prune, the next version's number and a client's 410 go wrong.
+    public func versions() throws(POSIXFailure) -> [String] {
+        try names()
             .filter { $0.hasSuffix(".sqlite") && !$0.hasPrefix(".") }
             .map { String($0.dropLast(".sqlite".count)) }
             .sorted()
     }
 
+    /// The folder's entries; none when it does not exist.
+    private func names() throws(POSIXFailure) -> [String] {
+        guard let directory = opendir(path) else {
+            if errno == ENOENT { return [] }
+            throw POSIXFailure(operation: "list", path: path)
+        }
+        defer { closedir(directory) }
+        var names: [String] = []
+        errno = 0
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if name != "." && name != ".." { names.append(name) }
+            errno = 0
+        }
+        if errno != 0 { throw POSIXFailure(operation: "list", path: path) }
+        return names
+    }
+
     /// A version that sorts after every existing one: UTC time to the second,
     /// then a three-digit sequence for runs within the same second (or after
     /// a clock step backwards).
-    public func nextVersion(now: Date = Date()) -> String {
+    public func nextVersion(now: Date = Date()) throws(POSIXFailure) -> String {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "UTC")
         formatter.dateFormat = "yyyyMMdd'T'HHmmss'Z'"
         let stamp = formatter.string(from: now)
-        let existing = versions() + manifestsWithoutSnapshot()
+        let existing = try versions() + manifestsWithoutSnapshot()
         guard let latest = existing.max(), latest >= stamp else { return "\(stamp)-001" }
         let parts = latest.split(separator: "-")
         let sequence = parts.count == 2 ? Int(parts[1]) ?? 0 : 0
         return "\(parts[0])-\(String(format: "%03d", sequence + 1))"
     }
 
-    private func manifestsWithoutSnapshot() -> [String] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
-        return names.filter { $0.hasSuffix(".manifest.json") }.map { String($0.dropLast(".manifest.json".count)) }
+    private func manifestsWithoutSnapshot() throws(POSIXFailure) -> [String] {
+        try names().filter { $0.hasSuffix(".manifest.json") }.map { String($0.dropLast(".manifest.json".count)) }
     }
 
     /// A new, hidden staging file, created exclusively with mode 0644: never
@@ -132,9 +151,9 @@ public struct SnapshotDirectory: Sendable {
     /// manifests or rejects of versions whose snapshot never got its name.
     /// Call only while holding the lock. Returns the paths removed, for the report.
     @discardableResult
-    public func removeAbandonedFiles() -> [String] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
-        let published = Set(versions())
+    public func removeAbandonedFiles() throws(POSIXFailure) -> [String] {
+        let names = try names()
+        let published = Set(try versions())
         var removed: [String] = []
         for name in names.sorted() {
             let full = "\(path)/\(name)"

@@ -146,7 +146,6 @@ public struct SnapshotPublisher {
 
             try faultInjector?(.beforeSwitch)
             try switchCurrent(to: version)
-            prune()
             return manifest
         } catch {
             for path in created { unlink(path) }
@@ -170,10 +169,10 @@ public struct SnapshotPublisher {
     /// Returns the versions removed.
     @discardableResult
     /// `dryRun`: only say which versions would go.
-    public func prune(keep: Int? = nil, dryRun: Bool = false) -> [String] {
+    public func prune(keep: Int? = nil, dryRun: Bool = false) throws(POSIXFailure) -> [String] {
         let keep = max(1, keep ?? retention)
         let current = directory.currentVersion()
-        let versions = directory.versions()
+        let versions = try directory.versions()
         guard versions.count > keep else { return [] }
         var removed: [String] = []
         for version in versions.dropLast(keep) where version != current {

@@ -22,7 +22,7 @@ import Testing
             #expect(run.status == 0, "\(run.stderr)")
         }
         let directory = SnapshotDirectory(path: snapshots)
-        let versions = directory.versions()
+        let versions = try directory.versions()
         try #require(versions.count == 2)
         return (directory, versions)
     }

@@ -28,7 +28,7 @@ import Testing
     @Test func rollbackSwitchesCurrentBackAndVerifyPasses() throws {
         let temporary = TemporaryDirectory()
         let (snapshots, directory) = try twoVersions(temporary)
-        let versions = directory.versions()
+        let versions = try directory.versions()
         #expect(versions.count == 2)
 
         let list = try CommandRunner.ingest(["snapshots", "list", "--snapshots", snapshots])
@@ -76,19 +76,19 @@ import Testing
             #expect(try CommandRunner.ingest(["--feeds", feeds(temporary, pharmacies: 1, price: price, daysAgo: daysAgo), "--snapshots", snapshots]).status == 0)
         }
         let directory = SnapshotDirectory(path: snapshots)
-        let versions = directory.versions()
+        let versions = try directory.versions()
         try #require(versions.count == 3)
         // Issue 35, item 5: a dry run says what would go and removes nothing.
         let dry = try CommandRunner.ingest(["snapshots", "prune", "--keep", "1", "--dry-run", "--snapshots", snapshots])
         #expect(dry.status == 0 && dry.stdout == "would remove: \(versions[0]), \(versions[1])\n")
-        #expect(directory.versions() == versions)
+        #expect(try directory.versions() == versions)
         // `current` and `previous` name the last two versions.
         let named = try CommandRunner.ingest(["snapshots", "diff", "previous", "current", "--snapshots", snapshots])
         let explicit = try CommandRunner.ingest(["snapshots", "diff", versions[1], versions[2], "--snapshots", snapshots])
         #expect(named.status == 0 && named.stdout == explicit.stdout && named.stdout.hasPrefix("\(versions[1]) → \(versions[2])\n"))
         let prune = try CommandRunner.ingest(["snapshots", "prune", "--keep", "1", "--snapshots", snapshots])
         #expect(prune.status == 0 && prune.stdout == "removed: \(versions[0]), \(versions[1])\n")
-        #expect(directory.versions() == [versions[2]])
+        #expect(try directory.versions() == [versions[2]])
         let alone = try CommandRunner.ingest(["snapshots", "diff", "previous", "current", "--snapshots", snapshots])
         #expect(alone.status == 66 && alone.stderr == "ingest: no version in \(snapshots) was published before current (\(versions[2]))\n")
     }
@@ -197,7 +197,7 @@ import Testing
     @Test func rollbackRefusesATamperedFileWith70AndChangesNothing() throws {
         let temporary = TemporaryDirectory()
         let (snapshots, directory) = try twoVersions(temporary)
-        let (old, current) = (directory.versions()[0], directory.currentVersion())
+        let (old, current) = (try directory.versions()[0], directory.currentVersion())
         // One byte changed in the old file: still a database, but not the one its manifest describes.
         let handle = try #require(FileHandle(forUpdatingAtPath: directory.snapshotPath(old)))
         try handle.seek(toOffset: 4096 + 100)
@@ -243,10 +243,10 @@ import Testing
             #expect(result.stderr.hasPrefix("ingest: "), "snapshots \(arguments[0]) says why")
         }
         let (snapshots, directory) = try twoVersions(temporary)
-        for arguments in [["verify", "v1"], ["rollback", "v1"], ["diff", "v1", directory.versions()[0]]] {
+        for arguments in [["verify", "v1"], ["rollback", "v1"], ["diff", "v1", try directory.versions()[0]]] {
             let result = try CommandRunner.ingest(["snapshots"] + arguments + ["--snapshots", snapshots])
             #expect(result.status == 66)
-            #expect(result.stderr.hasPrefix("ingest: no snapshot v1 in \(snapshots); there are: \(directory.versions().joined(separator: ", "))"))
+            #expect(result.stderr.hasPrefix("ingest: no snapshot v1 in \(snapshots); there are: \(try directory.versions().joined(separator: ", "))"))
         }
     }
 
@@ -270,7 +270,7 @@ import Testing
             kill(run.processIdentifier, SIGKILL)
             run.waitUntilExit()
         }
-        for arguments in [["snapshots", "prune", "--keep", "1"], ["snapshots", "rollback", directory.versions()[0]], ["--feeds", feeds]] {
+        for arguments in [["snapshots", "prune", "--keep", "1"], ["snapshots", "rollback", try directory.versions()[0]], ["--feeds", feeds]] {
             let held = try CommandRunner.ingest(arguments + ["--snapshots", snapshots])
             #expect(held.status == 75, "\(arguments)")
             #expect(held.stderr.contains("another ingest run holds \(lockFile) (PID \(run.processIdentifier), stopped); a stopped process keeps the lock until it is continued (kill -CONT) or killed"),
@@ -300,7 +300,7 @@ import Testing
             #expect(run.status == 0, "\(run.stderr)")
         }
         let directory = SnapshotDirectory(path: snapshots)
-        let versions = directory.versions()
+        let versions = try directory.versions()
         let lines = try versions.map { version -> String in
             let manifest = try directory.readManifest(version)
             let size = String(format: "%.1f MB", Double(manifest.snapshot.size) / 1_000_000)

@@ -85,7 +85,7 @@ import Testing
         let second = try #require(try ImportRun(options: options(temporary, feeds: feeds, daysLater: 1)).run().publishedVersion)
         let directory = SnapshotDirectory(path: "\(temporary.path)/snapshots")
         #expect(first < second)
-        #expect(directory.versions() == [first, second])
+        #expect(try directory.versions() == [first, second])
         #expect(directory.currentVersion() == second)
     }
 
@@ -218,7 +218,7 @@ import Testing
         #expect(report.blocked == .noStockFeed("feeds folder \(feeds) holds 1 file, none a stock feed loaded tonight: 1 loaded (not stock)"))
         #expect(report.publishedVersion == nil)
         let directory = SnapshotDirectory(path: "\(temporary.path)/snapshots")
-        #expect(directory.versions().isEmpty)
+        #expect(try directory.versions().isEmpty)
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { !$0.hasPrefix(".lock") }.isEmpty)
     }
 
@@ -233,7 +233,7 @@ import Testing
         #expect(throws: Injected.self) { try run.run() }
         let directory = SnapshotDirectory(path: "\(temporary.path)/snapshots")
         #expect(directory.currentVersion() == first)
-        #expect(directory.versions() == [first!])
+        #expect(try directory.versions() == [first!])
     }
 
     @Test func symbolicLinksInTheFeedsFolderAreNotFollowed() throws {
@@ -298,6 +298,6 @@ import Testing
         let report = try ImportRun(options: options(temporary, feeds: "\(temporary.path)/nope")).run()
         #expect(report.blocked == .noStockFeed("feeds folder \(temporary.path)/nope does not exist or is not a directory (is it mounted?)"))
         #expect(report.publishedVersion == nil)
-        #expect(SnapshotDirectory(path: "\(temporary.path)/snapshots").versions().isEmpty)
+        #expect(try SnapshotDirectory(path: "\(temporary.path)/snapshots").versions().isEmpty)
     }
 }

@@ -161,7 +161,7 @@ import Testing
                     _ = try importRun(hours: 0)
                     found.append("night \(number): a run on a damaged current did not stop")
                 } catch ImportError.currentUnreadable {}
-                if directory.versions() != published.sorted() { found.append("night \(number): a run on a damaged current published") }
+                if try directory.versions() != published.sorted() { found.append("night \(number): a run on a damaged current published") }
                 try FileManager.default.removeItem(atPath: directory.currentPath)
                 try FileManager.default.createSymbolicLink(atPath: directory.currentPath, withDestinationPath: "\(current.version).sqlite")
             }
@@ -362,7 +362,7 @@ import Testing
             if upgraded { return ["\(label): a changeset across a schema upgrade"] }
             if nightly.from != previous { return ["\(label): the changeset is from \(nightly.from), current was \(previous)"] }
             var found: [String] = []
-            for from in directory.versions() where from != version {
+            for from in try directory.versions() where from != version {
                 guard let data = try ChangesetChain.changeset(from: from, to: version, in: directory) else { continue }
                 let copy = directory.path + "/.model-copy.sqlite"
                 unlink(copy)

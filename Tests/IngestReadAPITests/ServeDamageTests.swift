@@ -14,7 +14,7 @@ import Testing
         try ServeEndToEndTests.importNight(temporary, "n1", day: "2025-11-21")
         try ServeEndToEndTests.importNight(temporary, "n2", day: "2025-11-22")
         let directory = SnapshotDirectory(path: "\(temporary.path)/s")
-        let versions = directory.versions()
+        let versions = try directory.versions()
         try #require(versions.count == 2)
         let server = try ServeEndToEndTests.Server(snapshots: directory.path, log: "\(temporary.path)/serve.log")
         #expect(try await ServeEndToEndTests.get("\(server.base)/health").status == 200)
