@@ -44,8 +44,7 @@ enum LoadedExports {
     /// manifest); tonight's; then the rows loaded before the window go.
     static func write(to writer: SnapshotWriter, previous: PreviousSnapshot?, tonight: [Entry], asOf: ExportTimestamp, keepDays: Int) throws {
         let database = writer.database
-        try database.execute("BEGIN")
-        do {
+        try database.inTransaction {
             let insert = try database.prepare("INSERT OR REPLACE INTO loaded_exports(pharmacy_id, sha256, export_time, loaded_at) VALUES (?1, ?2, ?3, ?4)")
             if let previous {
                 for row in try previous.loadedExports() {
@@ -57,10 +56,6 @@ enum LoadedExports {
             }
             let cutoff = ExportTimestamp.tallinnTime(Date(timeIntervalSince1970: TimeInterval(asOf.epochSeconds - Int64(keepDays) * 86_400)))
             try database.prepare("DELETE FROM loaded_exports WHERE loaded_at < ?1").run(.text(cutoff.iso8601))
-            try database.execute("COMMIT")
-        } catch {
-            try? database.execute("ROLLBACK") // the error that brought us here is the one to report
-            throw error
         }
     }
 }

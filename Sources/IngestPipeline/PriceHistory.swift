@@ -26,8 +26,7 @@ enum PriceHistory {
         let database = writer.database
         try database.execute("ATTACH DATABASE '\(Self.readOnlyURI(previous.path).replacingOccurrences(of: "'", with: "''"))' AS old")
         defer { try? database.execute("DETACH DATABASE old") } // a failed detach leaves only a handle the close releases
-        try database.execute("BEGIN")
-        do {
+        try database.inTransaction {
             switch previous.hasPriceHistory ? previous.priceSince : .lastRefresh {
             case .column:
                 // Yesterday's rows whole, record by record (SQLite's transfer optimisation: the
@@ -66,10 +65,6 @@ enum PriceHistory {
                      WHERE h.pharmacy_id = price_history.pharmacy_id AND h.aptcode = price_history.aptcode AND h.since > price_history.since),
                     (SELECT o.price_since FROM offers AS o WHERE o.pharmacy_id = price_history.pharmacy_id AND o.aptcode = price_history.aptcode)) < ?1
                 """).run(.text(cutoff))
-            try database.execute("COMMIT")
-        } catch {
-            try? database.execute("ROLLBACK") // the first error is the one to report; the staging file is removed anyway
-            throw error
         }
     }
 

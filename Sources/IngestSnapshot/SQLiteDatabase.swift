@@ -72,6 +72,24 @@ public final class SQLiteDatabase {
         }
     }
 
+    /// `body` inside one transaction, as GRDB's `inTransaction`: committed
+    /// when it returns, rolled back when it throws. The body's error is the
+    /// one reported; a rollback that fails too changes nothing a caller can
+    /// act on (the connection or the file is gone already), so its own error
+    /// is not.
+    public func inTransaction<T>(_ body: () throws -> T) throws -> T {
+        try execute("BEGIN")
+        let result: T
+        do {
+            result = try body()
+        } catch {
+            try? execute("ROLLBACK") // the body's error is the one to report (above)
+            throw error
+        }
+        try execute("COMMIT")
+        return result
+    }
+
     public func prepare(_ sql: String) throws(SQLiteError) -> SQLiteStatement {
         try SQLiteStatement(database: self, sql: sql)
     }

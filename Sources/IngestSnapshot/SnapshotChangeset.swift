@@ -94,28 +94,22 @@ public enum SnapshotChangeset {
     /// and still applies as wrong data.
     public static func apply(_ changeset: Data, to path: String, expected: [String: String]? = nil) throws {
         let database = try SQLiteDatabase(path: path)
-        try database.execute("BEGIN")
-        var copy = changeset
-        let code = copy.withUnsafeMutableBytes { buffer in
-            ingest_changeset_apply(database.handle, Int32(buffer.count), buffer.baseAddress)
-        }
-        guard code == SQLITE_OK else {
-            try? database.execute("ROLLBACK") // the apply failed already; that error is the one to report
-            throw SQLiteError(code: code, message: "the changeset does not apply to \(path)")
-        }
-        if let expected {
-            let found = try PublishCheck.contentDigests(in: database)
-            let differences = Set(expected.keys).union(found.keys).sorted().compactMap { table -> String? in
-                expected[table] == found[table] ? nil
-                    : "\(table) holds \(found[table] ?? "no table") (rows:digest), the newer version \(expected[table] ?? "no table")"
+        try database.inTransaction {
+            var copy = changeset
+            let code = copy.withUnsafeMutableBytes { buffer in
+                ingest_changeset_apply(database.handle, Int32(buffer.count), buffer.baseAddress)
             }
-            guard differences.isEmpty else {
-                try? database.execute("ROLLBACK") // the mismatch is the error to report
-                throw ContentMismatch(differences: differences)
+            guard code == SQLITE_OK else { throw SQLiteError(code: code, message: "the changeset does not apply to \(path)") }
+            if let expected {
+                let found = try PublishCheck.contentDigests(in: database)
+                let differences = Set(expected.keys).union(found.keys).sorted().compactMap { table -> String? in
+                    expected[table] == found[table] ? nil
+                        : "\(table) holds \(found[table] ?? "no table") (rows:digest), the newer version \(expected[table] ?? "no table")"
+                }
+                guard differences.isEmpty else { throw ContentMismatch(differences: differences) }
             }
+            for index in try searchIndexes(in: database) { try database.execute("INSERT INTO \(index)(\(index)) VALUES ('rebuild')") }
         }
-        for index in try searchIndexes(in: database) { try database.execute("INSERT INTO \(index)(\(index)) VALUES ('rebuild')") }
-        try database.execute("COMMIT")
         try database.close()
     }
 
