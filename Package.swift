@@ -61,7 +61,7 @@ let package = Package(
         // Settings from /etc/ingest/ingest.toml, --config and INGEST_* as arguments before the user's.
         .target(
             name: "IngestSettings",
-            dependencies: [.product(name: "TOMLKit", package: "TOMLKit")]
+            dependencies: [.product(name: "TOMLKit", package: "TOMLKit"), .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         // Domain values shared by every layer: money, codes, records, rejects.
         .target(
@@ -162,7 +162,7 @@ let package = Package(
         .testTarget(name: "IngestAdaptersTests", dependencies: ["IngestAdapters", "IngestTestSupport"]),
         .testTarget(name: "IngestSnapshotTests", dependencies: ["IngestSnapshot", "IngestTestSupport", "CSQLite"]),
         .testTarget(name: "IngestPipelineTests", dependencies: ["IngestPipeline", "IngestGenerator", "IngestReadAPI", "IngestTestSupport", "CSQLite"]),
-        .testTarget(name: "IngestCLITests", dependencies: ["IngestCLI", "IngestCore", "IngestSettings", "IngestGenerator", "IngestTestSupport", "IngestSnapshot", "CSQLite", "CLibXML2"]),
+        .testTarget(name: "IngestCLITests", dependencies: ["IngestCLI", .product(name: "ArgumentParser", package: "swift-argument-parser"), "IngestCore", "IngestSettings", "IngestGenerator", "IngestTestSupport", "IngestSnapshot", "CSQLite", "CLibXML2"]),
         .testTarget(name: "IngestReadAPITests", dependencies: ["IngestReadAPI", "IngestServe", "IngestSnapshot", "IngestPipeline", "IngestCore", "IngestTestSupport"]),
         .testTarget(name: "IngestGeneratorTests", dependencies: ["IngestGenerator", "IngestPipeline", "IngestSnapshot", "IngestTestSupport", "CSQLite"]),
     ]

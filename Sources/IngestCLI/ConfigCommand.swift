@@ -28,13 +28,13 @@ struct ConfigCommand: ParsableCommand {
 
         func run() throws {
             let layers = try ConfigCommand.layers(file.config)
-            for option in try ImportOptionList.read() {
+            for option in try ParserDescription(of: ImportCommand.self).options {
                 let setting = layers.last { $0.option == option.name }
                 let value: String
                 if let setting {
-                    value = option.isFlag ? String(!setting.arguments.isEmpty) : (setting.arguments.last ?? "")
+                    value = option.takesValue ? (setting.arguments.last ?? "") : String(!setting.arguments.isEmpty)
                 } else {
-                    value = option.isFlag ? "false" : (option.defaultValue ?? "(none)")
+                    value = option.takesValue ? (option.defaultValue ?? "(none)") : "false"
                 }
                 print("\(option.name) = \(value)".padding(toLength: max(40, option.name.count + value.count + 4), withPad: " ", startingAt: 0)
                     + "  # \(setting?.origin ?? "default")")
@@ -70,45 +70,6 @@ struct ConfigCommand: ParsableCommand {
         } catch let failure as LayeredArguments.Failure {
             printError("ingest: configuration error: \(failure)")
             throw ExitStatus.configuration.exitCode
-        }
-    }
-}
-
-/// The import's options as the argument parser itself describes them
-/// (`--experimental-dump-help`, swift-argument-parser's tool-info JSON):
-/// names, whether each is a switch, and its default.
-struct ImportOptionList {
-    struct Option {
-        var name: String
-        var isFlag: Bool
-        var defaultValue: String?
-    }
-
-    private struct ToolInfo: Decodable {
-        struct Command: Decodable { var arguments: [Argument]? }
-        struct Argument: Decodable {
-            struct Name: Decodable { var kind: String; var name: String }
-            var kind: String
-            var preferredName: Name?
-            var defaultValue: String?
-        }
-        var command: Command
-    }
-
-    /// This binary's own description of `import`, in option order.
-    static func read() throws -> [Option] {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/proc/self/exe")
-        process.arguments = ["import", "--experimental-dump-help"]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = try output.fileHandleForReading.readToEnd() ?? Data()
-        process.waitUntilExit()
-        let info = try JSONDecoder().decode(ToolInfo.self, from: data)
-        return (info.command.arguments ?? []).compactMap { argument in
-            guard let name = argument.preferredName, name.kind == "long", !["help", "version"].contains(name.name) else { return nil }
-            return Option(name: name.name, isFlag: argument.kind == "flag", defaultValue: argument.defaultValue)
         }
     }
 }

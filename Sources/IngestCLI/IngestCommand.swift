@@ -53,7 +53,7 @@ struct IngestCommand: ParsableCommand {
     static func lenientSetting(_ name: String, user: [String], environment: [String: String]) -> String? {
         if let index = user.lastIndex(of: "--\(name)"), index + 1 < user.count { return user[index + 1] }
         if let inline = user.last(where: { $0.hasPrefix("--\(name)=") }) { return String(inline.dropFirst(name.count + 3)) }
-        let option = LayeredArguments(usage: "--\(name) <value>")
+        let option = LayeredArguments(options: [.init(name: name, takesValue: true)])
         let settings = (try? option.layers(user, environment: environment, defaultFile: defaultConfigFile, onlyKnownKeys: true).settings) ?? []
         return settings.last.flatMap { setting in
             setting.arguments.count == 2 ? setting.arguments[1] : setting.arguments.first.map { String($0.dropFirst(name.count + 3)) }
@@ -101,7 +101,10 @@ struct IngestCommand: ParsableCommand {
     /// passes over the rest: the file is shared), and the user's arguments.
     static func settingLayers(for command: ParsableCommand.Type, _ user: [String], environment: [String: String],
                               defaultFile: String?) throws -> (settings: [LayeredArguments.Setting], user: [String]) {
-        let options = LayeredArguments(usage: helpMessage(for: command, columns: 10_000))
+        let options: LayeredArguments
+        do { options = try LayeredArguments(command: command) } catch {
+            throw LayeredArguments.Failure(message: "\(error)")
+        }
         return try options.layers(user, environment: environment, defaultFile: defaultFile, onlyKnownKeys: command != ImportCommand.self)
     }
 

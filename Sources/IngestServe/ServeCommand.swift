@@ -37,7 +37,7 @@ struct ServeCommand: AsyncParsableCommand {
             arguments = user
         } else {
             do {
-                arguments = try LayeredArguments(usage: helpMessage(columns: 10_000), environmentPrefix: "INGEST_SERVE_")
+                arguments = try LayeredArguments(command: self, environmentPrefix: "INGEST_SERVE_")
                     .arguments(user, environment: ProcessInfo.processInfo.environment, defaultFile: defaultConfigFile)
             } catch {
                 FileHandle.standardError.write(Data("ingest-serve: configuration error: \(error)\n".utf8))

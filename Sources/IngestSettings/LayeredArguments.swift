@@ -1,3 +1,4 @@
+import ArgumentParser
 import Foundation
 import TOMLKit
 
@@ -33,20 +34,17 @@ public struct LayeredArguments {
     public let options: [String: Option]
     public let environmentPrefix: String
 
-    /// `usage` is the command's help text: every `--name` in it is an option,
-    /// one followed by `<…>` takes a value.
-    public init(usage: String, environmentPrefix: String = "INGEST_") {
-        var options: [String: Option] = [:]
-        let pattern = try! NSRegularExpression(pattern: "--([a-z0-9][a-z0-9-]*)( <[^>]+>)?") // a fixed pattern
-        let range = NSRange(usage.startIndex..., in: usage)
-        for match in pattern.matches(in: usage, range: range) {
-            guard let nameRange = Range(match.range(at: 1), in: usage) else { continue }
-            let name = String(usage[nameRange])
-            let takesValue = match.range(at: 2).location != NSNotFound
-            if options[name] == nil || takesValue { options[name] = Option(name: name, takesValue: takesValue) }
-        }
-        for name in ["help", "version", "config", "experimental-dump-help", "generate-completion-script"] { options[name] = nil }
-        self.options = options
+    /// The layers for `command`'s options, as the argument parser describes them.
+    public init(command: ParsableCommand.Type, environmentPrefix: String = "INGEST_") throws {
+        let described = try ParserDescription(of: command)
+        self.init(options: described.options.map { Option(name: $0.name, takesValue: $0.takesValue) }, environmentPrefix: environmentPrefix)
+    }
+
+    /// `--config` is the layers' own: a file that named another file would be a loop.
+    public init(options: [Option], environmentPrefix: String = "INGEST_") {
+        var byName: [String: Option] = [:]
+        for option in options where option.name != "config" { byName[option.name] = option }
+        self.options = byName
         self.environmentPrefix = environmentPrefix
     }
 

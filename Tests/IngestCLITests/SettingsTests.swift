@@ -1,3 +1,4 @@
+import ArgumentParser
 import Foundation
 import IngestSettings
 import IngestTestSupport
@@ -17,7 +18,7 @@ import Testing
             verbose = false
             max-price-ratio = 2.5
             """)
-        let layers = LayeredArguments(usage: IngestCommand.helpMessage(for: ImportCommand.self, columns: 10_000))
+        let layers = try LayeredArguments(command: ImportCommand.self)
         let environment = ["INGEST_MAX_STALE_DAYS": "5", "INGEST_QUIET": "yes", "INGEST_REALDATA": "/elsewhere", "HOME": "/root"]
         #expect(try layers.arguments(["--max-stale-days", "9", "--config", file], environment: environment, defaultFile: nil) == [
             "--dry-run", "--feeds", "/srv/feeds", "--max-price-ratio", "2.5", "--max-stale-days", "3",
@@ -111,5 +112,44 @@ import Testing
         let bad = try CommandRunner.ingest(["config", "check", "--config", config], environment: ["INGEST_KEEP": "none"])
         #expect(bad.status == 78)
         #expect(bad.stderr == "ingest: configuration error: INGEST_KEEP=none: The value 'none' is invalid for '--keep <keep>'\n")
+    }
+}
+
+/// Issue 47, item 6: the layers learn a command's options from the parser's
+/// own description, not from its help text.
+@Suite struct ParserDescriptionTests {
+    /// Prose that looks like an option (`--colour <name>` in a discussion) is
+    /// no option; a flag and an option are told apart by kind, not by a value name.
+    struct Toy: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "toy", discussion: "Older builds took --colour <name>; use --shade.")
+        @Option(name: .long, help: "A shade.") var shade = "grey"
+        @Option(name: .customLong("max-width"), help: ArgumentHelp("Widest.", valueName: "n")) var width: Int?
+        @Flag(name: .long, help: "Say less.") var quiet = false
+        @Argument var file: String?
+    }
+
+    @Test func optionsFlagsAndDefaultsComeFromTheParser() throws {
+        let described = try ParserDescription(of: Toy.self)
+        #expect(described.options == [
+            .init(name: "shade", takesValue: true, defaultValue: "grey"),
+            .init(name: "max-width", takesValue: true, defaultValue: nil),
+            .init(name: "quiet", takesValue: false, defaultValue: nil),
+        ])
+        let layers = try LayeredArguments(command: Toy.self)
+        #expect(try layers.fromEnvironment(["INGEST_SHADE": "blue", "INGEST_QUIET": "1", "INGEST_COLOUR": "red", "INGEST_MAX_WIDTH": "-1"])
+            == ["--max-width=-1", "--quiet", "--shade", "blue"])
+    }
+
+    /// Every option the import's help shows is one the layers know, and no other.
+    @Test func theImportsOptionsAreTheHelpTextsOptions() throws {
+        let help = IngestCommand.helpMessage(for: ImportCommand.self, columns: 10_000)
+        let shown = Set(help.split(separator: "\n").compactMap { line -> String? in
+            let words = line.split(separator: " ")
+            guard let first = words.first(where: { $0.hasPrefix("--") }), line.hasPrefix("  -") else { return nil }
+            return String(first.dropFirst(2).split(separator: ",").first ?? "")
+        }).subtracting(["help", "version", "config"])
+        let layers = try LayeredArguments(command: ImportCommand.self)
+        #expect(Set(layers.options.keys) == shown)
+        #expect(layers.options["dry-run"]?.takesValue == false && layers.options["feeds"]?.takesValue == true)
     }
 }
