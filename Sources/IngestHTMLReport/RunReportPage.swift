@@ -122,8 +122,8 @@ struct RunReportPage {
         hasPhases = !phaseTimings.isEmpty
         gates = (report?.gates ?? []).map { gate in
             let drop = Double(gate.dropTenths) / 10
-            // The fresh share is a floor: its margin is how far above the limit it stayed.
-            let margin = gate.gate == "fresh_share" ? drop - Double(gate.limitPercent) : Double(gate.limitPercent) - drop
+            // The gate says how far inside its limit it stayed (a floor like the fresh share: how far above it).
+            let margin = gate.marginPoints
             return GateRow(gate: gate.gate, current: gate.current, new: gate.new, drop: gate.dropPercent + " %", limit: gate.limitPercent,
                            margin: String(format: "%.1f points", margin), passed: gate.passed,
                            status: gate.passed ? "passed" : (report?.forcedGates.contains { $0.gate == gate.gate } == true ? "FORCED" : "FAILED"),

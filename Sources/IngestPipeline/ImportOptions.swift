@@ -26,6 +26,12 @@ public struct ImportOptions: Sendable {
     public var gates: QualityGates = QualityGates()
     /// Per-pharmacy checks against current and across tonight's feeds (wrong data, not missing data).
     public var checks = StockDataChecks()
+    /// Gates judged after the built-in ones (a deployment's own, a test's).
+    public var additionalGates: [any Gate] = []
+    /// The run's gates: the built-in ones with these limits, then `additionalGates`.
+    public var gateCatalog: GateCatalog {
+        GateCatalog(GateCatalog.builtIn(gates: gates, checks: checks).gates + additionalGates)
+    }
     /// Publish even when a quality gate fails (never an empty result); the manifest records it.
     public var force = false
     /// Carried-over offers older than this are dropped with a warning.

@@ -352,15 +352,11 @@ public final class ImportRun {
             return
         }
         guard let previous else { return }
-        if let share = options.gates.measureFreshShare(fresh: fresh, currentPharmacies: previous.pharmacies.count) {
-            report.gates.append(share)
-        }
-        report.gates += options.gates.measure(
-            newOffers: report.rowCounts["offers", default: 0], newPharmacies: report.rowCounts["pharmacies", default: 0],
-            currentOffers: previous.offerCount, currentPharmacies: previous.pharmacies.count)
-        report.gates += options.gates.measureRises(
-            newPharmacies: report.rowCounts["pharmacies", default: 0], currentPharmacies: previous.pharmacies.count,
-            newUnregistered: unregistered, currentUnregistered: previous.pharmacies.values.filter { $0.region == "UNKNOWN" }.count)
+        report.gates = options.gateCatalog.measure(NightCounts(
+            offers: report.rowCounts["offers", default: 0], pharmacies: report.rowCounts["pharmacies", default: 0],
+            freshPharmacies: fresh, unregisteredPharmacies: unregistered,
+            currentOffers: previous.offerCount, currentPharmacies: previous.pharmacies.count,
+            currentUnregisteredPharmacies: previous.pharmacies.values.filter { $0.region == "UNKNOWN" }.count))
         let failures = report.gates.filter { !$0.passed }.map(\.failure)
         guard !failures.isEmpty else { return }
         if options.force {
@@ -421,7 +417,7 @@ public final class ImportRun {
             queue.wait()
         }
         let loader = try StockLoader(writer: writer, reference: reference, pricer: pricer, previous: previous,
-                                 asOf: options.asOfTimestamp, maxStaleDays: options.maxStaleDays, checks: options.checks, force: options.force)
+                                 asOf: options.asOfTimestamp, maxStaleDays: options.maxStaleDays, checks: options.checks, gates: options.gateCatalog, force: options.force)
         // A chain part's file was read when it was split: its replay counts nothing here.
         let sizes = tasks.map { $0.candidates.reduce(Int64(0)) { $0 + ($1.part == nil ? $1.file.size : 0) } }
         let total = sizes.reduce(0, +)

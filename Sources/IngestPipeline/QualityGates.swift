@@ -1,8 +1,8 @@
 import IngestCore
 
-/// The checks a finished snapshot must pass before it replaces `current`,
-/// against the snapshot it would replace. Defaults per the operations issue;
-/// each is a percentage and can be set from the command line.
+/// The limits of the night's gates (each a percentage, set from the command
+/// line; defaults per the operations issue) and of a feed's reject rate.
+/// The gates themselves are in `GateCatalog`.
 public struct QualityGates: Sendable, Equatable {
     /// Offers may fall by at most this much against current.
     public var maxOfferDropPercent: Int
@@ -13,17 +13,12 @@ public struct QualityGates: Sendable, Equatable {
     /// True when the command line set `maxRejectRatePercent`: it then wins
     /// over a mapping's own `[limits] max_reject_rate`.
     public var rejectRateFromCommandLine = false
-    /// Pharmacies may rise by at most this much against current (FEEDS.md
-    /// §12): a chain file with its columns swapped once brought 176 phantom
-    /// pharmacies to a deployment of 20, and gates on falls alone let it pass.
+    /// Pharmacies may rise by at most this much against current (`CountRiseGate`).
     public var maxPharmacyRisePercent = 50
     /// Pharmacies the registry does not know may rise by at most this share
     /// of current's pharmacies.
     public var maxUnregisteredRisePercent = 10
-    /// At least this share of current's pharmacies must be fresh tonight
-    /// (a feed loaded tonight): a night where most feeds did not come
-    /// (a broken upload, half a mount) would otherwise publish yesterday's
-    /// stock as today's for most of the country. 0 switches it off.
+    /// At least this share of current's pharmacies must be fresh tonight (`FreshShareGate`); 0 switches it off.
     public var minFreshSharePercent = 50
     /// A rise of this many pharmacies or fewer never fails a rise gate: on a
     /// small deployment, one new pharmacy is a large percentage and no fault.
@@ -43,19 +38,10 @@ public struct QualityGates: Sendable, Equatable {
         /// The fall in percent, one decimal (`37.5`).
         public var dropPercent: String
         public var limitPercent: Int
+        /// What the gate tells the operator (`gate offers: 1000 → 500, a fall of 50.0 % …`).
+        public var message: String
 
-        public var description: String {
-            switch gate {
-            case "pharmacies_rise":
-                "gate \(gate): \(current) → \(new), a rise of \(dropPercent) % (at most \(limitPercent) % allowed, --max-pharmacy-rise)"
-            case "fresh_share":
-                "gate \(gate): \(new) of current's \(current) pharmacies sent a feed that loaded tonight, \(dropPercent) % (at least \(limitPercent) % needed, --min-fresh-share)"
-            case "unregistered_pharmacies":
-                "gate \(gate): \(current) → \(new) pharmacies not in the registry, a rise of \(dropPercent) % of current's pharmacies (at most \(limitPercent) % allowed, --max-unregistered-rise)"
-            default:
-                "gate \(gate): \(current) → \(new), a fall of \(dropPercent) % (at most \(limitPercent) % allowed)"
-            }
-        }
+        public var description: String { message }
     }
 
     /// One gate judged: the counts, the fall and the limit, passed or not:
@@ -70,54 +56,30 @@ public struct QualityGates: Sendable, Equatable {
         public var dropTenths: Int
         public var limitPercent: Int
         public var passed: Bool
+        /// How many percentage points inside its limit the measure stayed (negative: outside).
+        public var marginPoints: Double
+        /// The gate's message, for when it failed.
+        public var message: String
+
+        /// A night gate's verdict as the report keeps it.
+        public init(gate: String, verdict: GateVerdict) {
+            self.gate = gate
+            current = verdict.current
+            new = verdict.new
+            dropTenths = verdict.tenths
+            limitPercent = Int(verdict.limitValue)
+            passed = verdict.passed
+            marginPoints = verdict.margin ?? 0
+            message = verdict.message
+        }
 
         /// `37.5`: the fall as the report prints it.
-        public var dropPercent: String { "\(dropTenths / 10).\(dropTenths % 10)" }
+        public var dropPercent: String { GateVerdict.percent(tenths: dropTenths) }
 
         /// The gate that failed, as the report, the manifest and `--force` name it.
         var failure: Failure {
-            Failure(gate: gate, current: current, new: new, dropPercent: dropPercent, limitPercent: limitPercent)
+            Failure(gate: gate, current: current, new: new, dropPercent: dropPercent, limitPercent: limitPercent, message: message)
         }
-    }
-
-    /// Every gate judged for the new counts against the current ones; none without a current count.
-    public func measure(newOffers: Int, newPharmacies: Int, currentOffers: Int, currentPharmacies: Int) -> [Measure] {
-        func measure(_ gate: String, _ current: Int, _ new: Int, _ limit: Int) -> Measure? {
-            guard current > 0 else { return nil }
-            let fall = max(0, current - new)
-            // fall × 1000 / current, in tenths of a percent; the verdict compares exactly.
-            let tenths = Int(HalfUpRounding.divide(Int128(fall) * 1000, by: Int128(current)))
-            return Measure(gate: gate, current: current, new: new, dropTenths: tenths, limitPercent: limit,
-                           passed: fall * 100 <= limit * current)
-        }
-        return [measure("offers", currentOffers, newOffers, maxOfferDropPercent),
-                measure("pharmacies", currentPharmacies, newPharmacies, maxPharmacyDropPercent)].compactMap { $0 }
-    }
-
-    /// The rise gates: pharmacies against current's, and pharmacies the
-    /// registry does not know against current's such ones, as a share of
-    /// current's pharmacies. A rise of `riseFloor` or fewer always passes.
-    public func measureRises(newPharmacies: Int, currentPharmacies: Int, newUnregistered: Int, currentUnregistered: Int) -> [Measure] {
-        guard currentPharmacies > 0 else { return [] }
-        func measure(_ gate: String, _ current: Int, _ new: Int, _ limit: Int) -> Measure {
-            let rise = max(0, new - current)
-            let tenths = Int(HalfUpRounding.divide(Int128(rise) * 1000, by: Int128(currentPharmacies)))
-            return Measure(gate: gate, current: current, new: new, dropTenths: tenths, limitPercent: limit,
-                           passed: rise <= Self.riseFloor || rise * 100 <= limit * currentPharmacies)
-        }
-        return [measure("pharmacies_rise", currentPharmacies, newPharmacies, maxPharmacyRisePercent),
-                measure("unregistered_pharmacies", currentUnregistered, newUnregistered, maxUnregisteredRisePercent)]
-    }
-
-    /// The fresh-share gate: pharmacies fresh tonight as a share of current's
-    /// pharmacies; none without a current or with the gate off. As for the
-    /// rise gates, `riseFloor` or fewer missing never fail it: on a small
-    /// deployment two late feeds are a large share, and carry-over is for them.
-    public func measureFreshShare(fresh: Int, currentPharmacies: Int) -> Measure? {
-        guard currentPharmacies > 0, minFreshSharePercent > 0 else { return nil }
-        let tenths = Int(HalfUpRounding.divide(Int128(fresh) * 1000, by: Int128(currentPharmacies)))
-        return Measure(gate: "fresh_share", current: currentPharmacies, new: fresh, dropTenths: tenths, limitPercent: minFreshSharePercent,
-                       passed: currentPharmacies - fresh <= Self.riseFloor || fresh * 100 >= minFreshSharePercent * currentPharmacies)
     }
 
     /// The reject-rate limit for a feed whose adapter has `own` (a mapping's).

@@ -65,13 +65,13 @@ public struct RunMetrics {
         let outcomes = Dictionary(grouping: report?.feeds ?? [], by: \.outcome)
         gauge("ingest_feeds", "Input files of the last run, by outcome.",
               FeedOutcome.allCases.map { ([("outcome", $0.rawValue)], Double(outcomes[$0]?.count ?? 0)) })
-        var gates: [String: Int] = ["offers": 0, "pharmacies": 0, "pharmacies_rise": 0, "unregistered_pharmacies": 0, "fresh_share": 0,
-                                     "empty_result": 0, "no_stock_feed": 0]
+        // Every night gate and every way a night is blocked has a sample each run, 0 when it passed.
+        var gates = Dictionary(uniqueKeysWithValues: (gateNames(.night) + ["empty_result", "no_stock_feed"]).map { ($0, 0) })
         if case .gates(let failures)? = report?.blocked { for failure in failures { gates[failure.gate] = 1 } }
         if let blocked = report?.blocked, blocked.code != "gates" { gates[blocked.code] = 1 }
         gauge("ingest_quality_gate_failed", "1 for each quality gate the last run failed.",
               gates.sorted { $0.key < $1.key }.map { ([("gate", $0.key)], Double($0.value)) })
-        var checks = Dictionary(uniqueKeysWithValues: Self.checks.map { ($0, 0) })
+        var checks = Dictionary(uniqueKeysWithValues: gateNames(.pharmacy).map { ($0, 0) })
         for check in report?.checks ?? [] { checks[check.check] = check.failed.count }
         gauge("ingest_check_failed", "Pharmacies each wrong-data check failed in the last run.",
               checks.sorted { $0.key < $1.key }.map { ([("check", $0.key)], Double($0.value)) })
@@ -83,8 +83,14 @@ public struct RunMetrics {
         return registry.emitToString()
     }
 
-    /// The wrong-data checks, each always a series of `ingest_check_failed`.
-    static let checks = [RejectReason.priceShift.rawValue, RejectReason.itemCountDrop.rawValue, RejectReason.duplicateStock.rawValue]
+    /// The gates of `scope` that have a sample every run: the built-in ones
+    /// (a run that stopped before it judged has no catalogue of its own),
+    /// then any other the report judged.
+    func gateNames(_ scope: GateScope) -> [String] {
+        let builtIn = GateCatalog.builtIn(gates: QualityGates(), checks: StockDataChecks()).gates(scope).map(\.name)
+        let judged = scope == .night ? report?.gates.map(\.gate) ?? [] : report?.checks.map(\.check) ?? []
+        return builtIn + judged.filter { !builtIn.contains($0) }
+    }
 
     /// A labelled family's samples in an earlier textfile, by the label's value.
     static func samples(of name: String, label: String, in text: String?) -> [String: Int] {

@@ -1,12 +1,10 @@
 import IngestCore
 
-/// Checks that catch a feed that is well-formed and wrong (issue 22), each
-/// against that pharmacy's data in `current`: prices shifted by a factor (a
-/// kroon export labelled EUR, a decimal-point slip), an item count that
-/// collapses, stock all zero; and, across tonight's feeds, two pharmacies
-/// with the same item lines (another branch's stock under a pharmacy's id).
-/// A failed check rejects the feed, which then carries over like any other
-/// rejected feed; `--force` loads it anyway and the manifest says so.
+/// The limits of the checks that catch a feed that is well-formed and wrong
+/// (issue 22): `PriceShiftCheck`, `ItemCountDropCheck` and
+/// `DuplicateStockCheck` in `GateCatalog`. A failed check rejects the feed,
+/// which then carries over like any other rejected feed; `--force` loads it
+/// anyway and the manifest says so.
 public struct StockDataChecks: Sendable, Equatable {
     /// The median price ratio against current may lie in [1/f, f]; 0 switches the check off.
     public var maxPriceRatio: Double = 2
@@ -23,26 +21,6 @@ public struct StockDataChecks: Sendable, Equatable {
         self.maxPriceRatio = maxPriceRatio
         self.maxItemDropPercent = maxItemDropPercent
         self.duplicateMinItems = duplicateMinItems
-    }
-
-    /// Factors a whole feed's prices move by when something upstream is wrong, with the likely cause.
-    static let knownFactors: [(factor: Double, label: String, cause: String)] = [
-        (15.6466, "15.6466", "prices in Estonian kroons labelled EUR (15.6466 EEK = 1 EUR)"),
-        (1 / 15.6466, "1/15.6466", "prices in euro converted from kroons twice"),
-        (100, "100", "a decimal-point slip: prices in cents read as euro"),
-        (0.01, "0.01", "a decimal-point slip: prices in euro read as cents"),
-        (3.4528, "3.4528", "prices in Lithuanian litas labelled EUR (3.4528 LTL = 1 EUR)"),
-        (1 / 0.702804, "1/0.702804", "prices in euro labelled as Latvian lats"),
-    ]
-
-    /// The cause whose factor lies within 5 % of `ratio`.
-    static func likelyCause(of ratio: Double) -> String? {
-        knownFactors.first { abs(ratio / $0.factor - 1) <= 0.05 }.map { "near \($0.label): \($0.cause)" }
-    }
-
-    static func format(_ value: Double) -> String {
-        value >= 10 ? String(format: "%.4g", value) : String(format: "%.4f", value).replacingOccurrences(of: #"0+$"#, with: "", options: .regularExpression)
-            .replacingOccurrences(of: #"\.$"#, with: "", options: .regularExpression)
     }
 
     /// The median of tonight's price over current's, for items both hold (a sample of them).
@@ -63,28 +41,6 @@ public struct StockDataChecks: Sendable, Equatable {
     struct Problem {
         var reason: RejectReason
         var message: String
-    }
-
-    /// The price check, and how far inside the band a passing ratio stays (a factor ≥ 1; 1 is on the edge).
-    func priceShift(ratio: Double, items: Int) -> (problem: Problem?, margin: Double) {
-        let low = 1 / maxPriceRatio
-        let margin = min(ratio / low, maxPriceRatio / ratio)
-        guard ratio < low || ratio > maxPriceRatio else { return (nil, margin) }
-        let cause = Self.likelyCause(of: ratio).map { "; \($0)?" } ?? ""
-        return (Problem(reason: .priceShift,
-                        message: "median price ratio \(Self.format(ratio)) against current over \(items) items sold both nights, outside \(Self.format(low))–\(Self.format(maxPriceRatio))\(cause)"),
-                margin)
-    }
-
-    /// The item count check, and how many percentage points a passing fall stays under the limit.
-    func itemCountDrop(current: Int, tonight: Int) -> (problem: Problem?, margin: Double) {
-        guard current > 0 else { return (nil, Double(maxItemDropPercent)) }
-        let fall = max(0, Double(current - tonight) * 100 / Double(current))
-        let margin = Double(maxItemDropPercent) - fall
-        guard fall > Double(maxItemDropPercent) else { return (nil, margin) }
-        return (Problem(reason: .itemCountDrop,
-                        message: "item count fell from \(current) to \(tonight) (\(String(format: "%.1f", fall)) %), over the \(maxItemDropPercent) % allowed"),
-                margin)
     }
 }
 

@@ -32,10 +32,14 @@ final class StockLoader {
     /// Offers handed to the writer at a time.
     static let batchRows = 8192
 
-    /// The wrong-data checks (issue 22) and whether --force loads what they fail.
+    /// The checks' limits (for the price sample's size), the catalogue's
+    /// gates that judge each pharmacy's feed (issue 22), and whether --force
+    /// loads what they fail.
     let checks: StockDataChecks
+    let gates: [any Gate]
     let force: Bool
-    private var summaries: (price: CheckSummary, items: CheckSummary, duplicates: CheckSummary)
+    /// How each of `gates` went over the run, in their order.
+    private var summaries: [CheckSummary]
     /// Tonight's changes to prices, merged as offers are written; nil on a first night.
     let history: PriceHistoryDelta?
     /// Every stock the snapshot will hold by its item-line digest, to find
@@ -55,14 +59,11 @@ final class StockLoader {
     }
 
     init(writer: SnapshotWriter, reference: ReferenceData, pricer: TierPricer, previous: PreviousSnapshot?, asOf: ExportTimestamp, maxStaleDays: Int,
-         checks: StockDataChecks = StockDataChecks(), force: Bool = false) throws {
+         checks: StockDataChecks = StockDataChecks(), gates: GateCatalog? = nil, force: Bool = false) throws {
         self.checks = checks
+        self.gates = (gates ?? GateCatalog.builtIn(gates: QualityGates(), checks: checks)).gates(.pharmacy)
         self.force = force
-        summaries = (
-            CheckSummary(check: RejectReason.priceShift.rawValue,
-                         limit: checks.maxPriceRatio > 0 ? "\(StockDataChecks.format(1 / checks.maxPriceRatio))–\(StockDataChecks.format(checks.maxPriceRatio))" : "off"),
-            CheckSummary(check: RejectReason.itemCountDrop.rawValue, limit: checks.maxItemDropPercent < 100 ? "\(checks.maxItemDropPercent) %" : "off"),
-            CheckSummary(check: RejectReason.duplicateStock.rawValue, limit: checks.duplicateMinItems > 0 ? "≥ \(checks.duplicateMinItems) items" : "off"))
+        summaries = self.gates.map { CheckSummary(check: $0.name, limit: $0.limit) }
         self.writer = writer
         items = ItemCatalog(overflow: try ItemOverflow(writer: writer), yesterday: previous.map { previous in { try previous.item($0) } })
         registry = reference.registry
@@ -131,7 +132,7 @@ final class StockLoader {
     /// items and pharmacies.
     func finish(report: inout RunReport) throws {
         try carryPrevious(before: nil, report: &report)
-        report.checks = [summaries.price, summaries.items, summaries.duplicates]
+        report.checks = summaries
         try priceLateOffers()
         var batch: [ItemRow] = []
         try items.forEachSorted { item in
@@ -184,7 +185,6 @@ final class StockLoader {
             try writer.writeOffers(pharmacyID: pharmacyID, rows)
         }) else { return }
         pharmacies.append(kept)
-        guard checks.duplicateMinItems > 0, kept.itemCount >= checks.duplicateMinItems else { return }
         let held = HeldStock(pharmacyID: pharmacyID, exportedAt: ExportTimestamp.parseISO8601(kept.lastRefresh)?.epochSeconds ?? 0,
                              file: "its data in version \(previous?.version ?? "")", index: pharmacies.count - 1, candidate: nil)
         guard let other = digests[lines.value] else {
@@ -194,13 +194,18 @@ final class StockLoader {
         // A feed loaded earlier tonight repeats stock the snapshot keeps for
         // this pharmacy: that feed is the copy, whatever its date.
         guard let candidate = other.candidate else { return }
-        summaries.duplicates.failed(other.pharmacyID, forced: force)
-        guard !force else { return }
-        try evict(other.pharmacyID, at: other.index, candidate: candidate,
-                  problem: StockDataChecks.Problem(reason: .duplicateStock, message: Self.copyOfHeldStock(
-                    count: kept.itemCount, copy: other.pharmacyID, copyFile: other.file, original: pharmacyID, version: previous?.version ?? "")),
-                  report: &report)
-        digests[lines.value] = held
+        let twin = PharmacyEvidence.Twin(copy: other.pharmacyID, copyFile: other.file, original: pharmacyID, originalFile: held.file,
+                                         carriedFrom: previous?.version ?? "")
+        let evidence = GateEvidence.pharmacy(PharmacyEvidence(pharmacyID: pharmacyID, items: kept.itemCount, twin: twin))
+        for (index, gate) in gates.enumerated() {
+            guard let verdict = gate.judge(evidence), !verdict.passed, verdict.subject == other.pharmacyID else { continue }
+            summaries[index].failed(other.pharmacyID, forced: force)
+            guard !force else { return }
+            try evict(other.pharmacyID, at: other.index, candidate: candidate,
+                      problem: StockDataChecks.Problem(reason: RejectReason(rawValue: gate.name), message: verdict.message), report: &report)
+            digests[lines.value] = held
+            return
+        }
     }
 
     /// One offer's item line as the duplicate check hashes it (aptcode, shelf price, quantity), as `SortedOffers` does for a feed.
@@ -210,10 +215,6 @@ final class StockLoader {
         line.int(priceCents)
         line.int(quantity)
         return line
-    }
-
-    static func copyOfHeldStock(count: Int, copy: String, copyFile: String, original: String, version: String) -> String {
-        "the same \(count) item lines (aptcode, price, quantity) as the stock pharmacy \(original) keeps from version \(version): \(copyFile) is taken for a copy and pharmacy \(copy) keeps its data"
     }
 
     /// A pharmacy's data in `current`, priced with tonight's list and handed
@@ -279,63 +280,55 @@ final class StockLoader {
             try report.warnings.append(Warning(file: file, line: 0, key: id, code: .allQuantitiesZero,
                                                message: "every one of pharmacy \(id)'s \(offers.count) offers has quantity 0"))
         }
-        var problem: StockDataChecks.Problem?
-        func settle(_ found: StockDataChecks.Problem?, margin: Double, describe: String, in summary: inout CheckSummary) throws {
-            if let found {
-                summary.failed(id, forced: force)
-                if force {
-                    try report.warnings.append(Warning(file: file, line: 0, key: id, code: .checkForced, message: "forced past \(found.reason): \(found.message)"))
-                } else if problem == nil {
-                    problem = found
-                }
-            } else {
-                summary.passed(id, margin: margin, describe: describe)
-            }
-        }
+        var evidence = PharmacyEvidence(pharmacyID: id, items: offers.count)
         if let previous, let old = previous.pharmacies[id] {
-            if checks.maxItemDropPercent < 100 {
-                let (found, margin) = checks.itemCountDrop(current: old.itemCount, tonight: offers.count)
-                try settle(found, margin: margin, describe: "\(old.itemCount) → \(offers.count) items", in: &summaries.items)
-            }
+            evidence.currentItems = old.itemCount
+            // The sample costs point lookups in current: taken when the price check is on.
             if checks.maxPriceRatio > 0 {
                 // Tonight's first items in key order against current's from the same key on.
                 let sample = offers.head.prefix(checks.priceSample).map { (aptcode: $0.aptcode, cents: $0.priceCents) }
                 let current = try sample.first.map { try previous.prices(of: id, from: $0.aptcode, limit: checks.priceSample) } ?? [:]
-                if let (ratio, items) = StockDataChecks.medianRatio(tonight: sample, current: current), items >= checks.minCommonItems {
-                    let (found, margin) = checks.priceShift(ratio: ratio, items: items)
-                    try settle(found, margin: margin, describe: "median ratio \(StockDataChecks.format(ratio))", in: &summaries.price)
-                }
+                evidence.priceRatio = StockDataChecks.medianRatio(tonight: sample, current: current)
             }
         }
-        if problem == nil, checks.duplicateMinItems > 0, offers.count >= checks.duplicateMinItems, let loaded = result.loaded {
-            let digest = offers.digest
-            if let other = digests[digest], other.candidate == nil {
-                try settle(StockDataChecks.Problem(reason: .duplicateStock, message: Self.copyOfHeldStock(
-                    count: offers.count, copy: id, copyFile: file, original: other.pharmacyID, version: previous?.version ?? "")),
-                           margin: 0, describe: "", in: &summaries.duplicates)
-            } else if let other = digests[digest], let otherCandidate = other.candidate {
-                // The newer export is the copy: its pharmacy keeps yesterday's data.
-                let thisIsNewer = header.exportedAt.epochSeconds != other.exportedAt
-                    ? header.exportedAt.epochSeconds > other.exportedAt : precedesInByteOrder(other.file, file)
-                let message = { (copy: String, original: String, copyFile: String, originalFile: String) in
-                    "the same \(offers.count) item lines (aptcode, price, quantity) as pharmacy \(original)'s \(originalFile): \(copyFile), the newer file, is taken for a copy and pharmacy \(copy) keeps its data"
-                }
-                if thisIsNewer {
-                    try settle(StockDataChecks.Problem(reason: .duplicateStock, message: message(id, other.pharmacyID, file, other.file)),
-                           margin: 0, describe: "", in: &summaries.duplicates)
+        let digest = offers.digest
+        let held = result.loaded == nil ? nil : digests[digest]
+        if let held {
+            // Stock carried from current is never the copy; of two feeds tonight, the newer export is.
+            let thisIsNewer = held.candidate == nil || (header.exportedAt.epochSeconds != held.exportedAt
+                ? header.exportedAt.epochSeconds > held.exportedAt : precedesInByteOrder(held.file, file))
+            evidence.twin = thisIsNewer
+                ? PharmacyEvidence.Twin(copy: id, copyFile: file, original: held.pharmacyID, originalFile: held.file,
+                                        carriedFrom: held.candidate == nil ? previous?.version ?? "" : nil)
+                : PharmacyEvidence.Twin(copy: held.pharmacyID, copyFile: held.file, original: id, originalFile: file)
+        }
+        var problem: StockDataChecks.Problem?
+        for (index, gate) in gates.enumerated() {
+            evidence.rejectedByEarlierGate = problem != nil
+            guard let verdict = gate.judge(.pharmacy(evidence)) else { continue }
+            if verdict.passed {
+                if let margin = verdict.margin {
+                    summaries[index].passed(id, margin: margin, describe: verdict.measured)
                 } else {
-                    summaries.duplicates.failed(other.pharmacyID, forced: force)
-                    if !force {
-                        try evict(other.pharmacyID, at: other.index, candidate: otherCandidate,
-                                  problem: StockDataChecks.Problem(reason: .duplicateStock, message: message(other.pharmacyID, id, other.file, file)),
-                                  report: &report)
-                    }
-                    digests[digest] = HeldStock(pharmacyID: id, exportedAt: header.exportedAt.epochSeconds, file: file, index: pharmacies.count, candidate: loaded)
+                    summaries[index].evaluated += 1
                 }
-            } else {
-                summaries.duplicates.evaluated += 1
-                digests[digest] = HeldStock(pharmacyID: id, exportedAt: header.exportedAt.epochSeconds, file: file, index: pharmacies.count, candidate: loaded)
+                continue
             }
+            let found = StockDataChecks.Problem(reason: RejectReason(rawValue: gate.name), message: verdict.message)
+            let subject = verdict.subject ?? id
+            summaries[index].failed(subject, forced: force)
+            if subject != id, let held, let candidate = held.candidate {
+                // An earlier feed tonight was the copy: it gives way to yesterday's data.
+                if !force { try evict(subject, at: held.index, candidate: candidate, problem: found, report: &report) }
+            } else if force {
+                try report.warnings.append(Warning(file: file, line: 0, key: id, code: .checkForced, message: "forced past \(found.reason): \(found.message)"))
+            } else {
+                problem = problem ?? found
+            }
+        }
+        // Tonight's stock is held for the feeds after it unless it is rejected or a copy (forced or not).
+        if problem == nil, let loaded = result.loaded, held == nil || evidence.twin?.original == id {
+            digests[digest] = HeldStock(pharmacyID: id, exportedAt: header.exportedAt.epochSeconds, file: file, index: pharmacies.count, candidate: loaded)
         }
         return problem
     }

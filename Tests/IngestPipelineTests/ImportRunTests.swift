@@ -134,7 +134,7 @@ import Testing
         send(2, on: 22)
         let report = try night(22)
         let share = try #require(report.gates.first { $0.gate == "fresh_share" })
-        #expect(share == QualityGates.Measure(gate: "fresh_share", current: 8, new: 2, dropTenths: 250, limitPercent: 50, passed: false))
+        #expect("\(share.gate) \(share.current)→\(share.new) \(share.dropPercent) \(share.limitPercent) \(share.passed)" == "fresh_share 8→2 25.0 50 false")
         #expect(report.blocked == .gates([share.failure]))
         #expect(share.failure.description == "gate fresh_share: 2 of current's 8 pharmacies sent a feed that loaded tonight, 25.0 % (at least 50 % needed, --min-fresh-share)")
         #expect(try night(22, force: true).publishedVersion != nil)

@@ -10,15 +10,19 @@ import Testing
 /// went wrong once brought 176 phantom pharmacies to a deployment of 20.
 @Suite struct RiseGateTests {
     @Test func risesAreMeasuredAgainstCurrentsPharmacies() {
-        let gates = QualityGates()
-        let phantom = gates.measureRises(newPharmacies: 196, currentPharmacies: 20, newUnregistered: 176, currentUnregistered: 0)
+        let catalogue = GateCatalog([CountRiseGate.pharmacies(maxRisePercent: 50), CountRiseGate.unregistered(maxRisePercent: 10)])
+        func measureRises(newPharmacies: Int, currentPharmacies: Int, newUnregistered: Int, currentUnregistered: Int) -> [QualityGates.Measure] {
+            catalogue.measure(NightCounts(offers: 0, pharmacies: newPharmacies, freshPharmacies: 0, unregisteredPharmacies: newUnregistered,
+                                          currentOffers: 0, currentPharmacies: currentPharmacies, currentUnregisteredPharmacies: currentUnregistered))
+        }
+        let phantom = measureRises(newPharmacies: 196, currentPharmacies: 20, newUnregistered: 176, currentUnregistered: 0)
         #expect(phantom.map { "\($0.gate) \($0.current)→\($0.new) \($0.dropPercent) \($0.passed)" }
                 == ["pharmacies_rise 20→196 880.0 false", "unregistered_pharmacies 0→176 880.0 false"])
         #expect(phantom[1].failure.description == "gate unregistered_pharmacies: 0 → 176 pharmacies not in the registry, a rise of 880.0 % of current's pharmacies (at most 10 % allowed, --max-unregistered-rise)")
         // A rise of five or fewer always passes; growth within the limits too.
-        #expect(gates.measureRises(newPharmacies: 9, currentPharmacies: 4, newUnregistered: 5, currentUnregistered: 0).allSatisfy { $0.passed })
-        #expect(gates.measureRises(newPharmacies: 260, currentPharmacies: 200, newUnregistered: 20, currentUnregistered: 2).allSatisfy { $0.passed })
-        #expect(gates.measureRises(newPharmacies: 20, currentPharmacies: 0, newUnregistered: 20, currentUnregistered: 0).isEmpty)
+        #expect(measureRises(newPharmacies: 9, currentPharmacies: 4, newUnregistered: 5, currentUnregistered: 0).allSatisfy { $0.passed })
+        #expect(measureRises(newPharmacies: 260, currentPharmacies: 200, newUnregistered: 20, currentUnregistered: 2).allSatisfy { $0.passed })
+        #expect(measureRises(newPharmacies: 20, currentPharmacies: 0, newUnregistered: 20, currentUnregistered: 0).isEmpty)
     }
 
     /// The second night brings a chain file naming twelve pharmacies nobody
