@@ -25,6 +25,8 @@ struct ReadAPIServer {
     var timeZone = ReadContext.defaultTimeZone
     /// `--cors-origin`: none, no CORS headers at all.
     var corsOrigins: [String] = []
+    /// The queries `/` answers and `/openapi.json` describes.
+    var registry = QueryRegistry.builtIn
 
     /// What a connection may take, from `ingest-serve`'s options.
     struct Limits {
@@ -39,7 +41,8 @@ struct ReadAPIServer {
     func run(host: String, port: Int, eventLoops: any EventLoopGroup, services: [any Service], accessLog: AccessLog?, logger: Logger) async throws {
         // HEAD: the GET handler's headers, no body.
         let router = Router(options: .autoGenerateHeadEndpoints)
-        router.add(middleware: RequestLogMiddleware(accessLog: accessLog, metrics: metrics))
+        let document = try OpenAPIDocument.json(for: registry)
+        router.add(middleware: RequestLogMiddleware(accessLog: accessLog, metrics: metrics, queries: Set(registry.names)))
         if !corsOrigins.isEmpty { router.add(middleware: CrossOriginMiddleware(origins: corsOrigins)) }
         router.add(middleware: UnroutedRequestMiddleware())
         router.get("/") { request, _ in await answer(request, logger: logger) }
@@ -64,7 +67,7 @@ struct ReadAPIServer {
         }
         router.get("/openapi.json") { _, _ in
             Response(status: .ok, headers: [.contentType: "application/json", .cacheControl: "public, max-age=3600"],
-                     body: ResponseBody(byteBuffer: ByteBuffer(string: OpenAPIDocument.json)))
+                     body: ResponseBody(byteBuffer: ByteBuffer(string: document)))
         }
         let limits = limits
         let app = Application(
@@ -87,7 +90,7 @@ struct ReadAPIServer {
         let parameters = QueryString.parameters(request.uri.query)
         let query: ReadQuery
         do {
-            query = try ReadQuery(parameters)
+            query = try ReadQuery(parameters, registry: registry)
         } catch {
             return AnswerEncoding.json(request, status: .badRequest, body: ReadAPI.error(error.reason), version: nil)
         }
@@ -95,7 +98,7 @@ struct ReadAPIServer {
             return AnswerEncoding.json(request, status: .serviceUnavailable, body: ReadAPI.error("no snapshot has been published yet"), version: nil)
         }
         do {
-            if case .changes(let since) = query { return try await changes(request, since: since, snapshot: snapshot) }
+            if let changes = query.request as? ChangesQuery { return try await self.changes(request, since: changes.since, snapshot: snapshot) }
             let context = ReadContext(now: Date(), timeZone: timeZone)
             let body = try await queries.run { try ReadAPI.answer(query, from: snapshot, context: context) }
             return AnswerEncoding.json(request, status: .ok, body: body, version: snapshot.version,
