@@ -18,52 +18,29 @@ final class StockLoader {
     private var carryOver: CarryOverPlan
     /// The run's time, stamped on every pharmacy loaded fresh tonight.
     let loadedAt: String
-    /// The run's service-local date: data first loaded by a run of this date counts as tonight's.
-    let runDate: String
 
     private(set) var items: ItemCatalog
     private(set) var pharmacies: [PharmacyRow] = []
-    /// Items whose package code arrived only with a later pharmacy's feed,
-    /// and the index (into `pharmacies`) of that pharmacy: offers of the
-    /// pharmacies before it were written without tier prices and are priced
-    /// at the end. Memory grows with items, never with offers.
-    private var latePriced: [(aptcode: String, before: Int)] = []
+    /// Offers written before their item's package code was known, priced at the end.
+    private var latePricing = LateTierPricing()
 
     /// Offers handed to the writer at a time.
     static let batchRows = 8192
 
-    /// The checks' limits (for the price sample's size), the catalogue's
-    /// gates that judge each pharmacy's feed (issue 22), and whether --force
-    /// loads what they fail.
+    /// Yesterday's data, read and priced for the pharmacies tonight keeps; nil on a first night.
+    private let carried: CarriedStock?
+    /// The checks' limits (for the price sample's size), and the checks
+    /// themselves with what they remember across feeds.
     let checks: StockDataChecks
-    let gates: [any Gate]
-    let force: Bool
-    /// How each of `gates` went over the run, in their order.
-    private var summaries: [CheckSummary]
+    private var judge: FeedJudge
     /// Tonight's changes to prices, merged as offers are written; nil on a first night.
     let history: PriceHistoryDelta?
-    /// Every stock the snapshot will hold by its item-line digest, to find
-    /// one pharmacy's stock under another's id: tonight's loaded feeds and
-    /// the pharmacies carried from `current` (skipped as unchanged
-    /// included), so a re-run catches what the first run caught.
-    private var digests: [UInt64: HeldStock] = [:]
-
-    /// One pharmacy's stock in the snapshot being built, for the duplicate check.
-    private struct HeldStock {
-        var pharmacyID: String
-        var exportedAt: Int64
-        var file: String
-        var index: Int
-        /// The feed it was loaded from tonight; nil for stock carried from `current`, which is never the copy.
-        var candidate: StockFeedPlan.Candidate?
-    }
 
     init(writer: SnapshotWriter, reference: ReferenceData, pricer: TierPricer, previous: PreviousSnapshot?, asOf: ExportTimestamp, maxStaleDays: Int,
          checks: StockDataChecks = StockDataChecks(), gates: GateCatalog? = nil, force: Bool = false) throws {
         self.checks = checks
-        self.gates = (gates ?? GateCatalog.builtIn(gates: QualityGates(), checks: checks)).gates(.pharmacy)
-        self.force = force
-        summaries = self.gates.map { CheckSummary(check: $0.name, limit: $0.limit) }
+        judge = FeedJudge(gates: (gates ?? GateCatalog.builtIn(gates: QualityGates(), checks: checks)).gates, force: force,
+                          currentVersion: previous?.version ?? "")
         self.writer = writer
         items = ItemCatalog(overflow: try ItemOverflow(writer: writer), yesterday: previous.map { previous in { try previous.item($0) } })
         registry = reference.registry
@@ -71,9 +48,9 @@ final class StockLoader {
         self.pricer = pricer
         self.previous = previous
         history = try previous.map { try PriceHistoryDelta(writer: writer, previous: $0) }
+        carried = previous.map { CarriedStock(previous: $0, pricer: pricer, registry: reference.registry, runDate: asOf.localDate, batchRows: Self.batchRows) }
         carryOver = CarryOverPlan(previousIDs: previous.map { Array($0.pharmacies.keys) } ?? [], asOf: asOf, maxStaleDays: maxStaleDays)
         self.loadedAt = asOf.iso8601
-        runDate = asOf.localDate
     }
 
     /// One pharmacy's parse result, in plan order.
@@ -96,7 +73,7 @@ final class StockLoader {
             return
         }
         carryOver.handled(pharmacyID)
-        if let problem = try judge(result, header: header, report: &report) {
+        if let problem = try check(result, header: header, report: &report) {
             try reject(result, problem, report: &report)
             try carry(pharmacyID, report: &report)
             return
@@ -113,7 +90,7 @@ final class StockLoader {
             let since = try merge?.offer(offer.aptcode, offer.priceCents) ?? tonight
             let known = try items.add(offer)
             if tracking, known.existed, known.packageCode == nil, offer.packageCode != nil {
-                latePriced.append((offer.aptcode, pharmacies.count))
+                latePricing.note(offer.aptcode, before: pharmacies.count)
             }
             var row = OfferRow(aptcode: offer.aptcode, priceCents: offer.priceCents, priceSince: since, quantity: offer.quantity)
             if let period { pricer.price(&row, packageCode: offer.packageCode ?? known.packageCode, period: period) }
@@ -132,7 +109,7 @@ final class StockLoader {
     /// items and pharmacies.
     func finish(report: inout RunReport) throws {
         try carryPrevious(before: nil, report: &report)
-        report.checks = summaries
+        report.checks = judge.summaries
         try priceLateOffers()
         var batch: [ItemRow] = []
         try items.forEachSorted { item in
@@ -155,17 +132,10 @@ final class StockLoader {
 
     /// Offers written before their item's package code was known.
     private func priceLateOffers() throws {
-        guard !latePriced.isEmpty else { return }
-        var updates: [(pharmacyID: String, row: OfferRow)] = []
-        for (aptcode, before) in latePriced {
-            for pharmacy in pharmacies[..<before] {
-                guard var row = try writer.offer(pharmacyID: pharmacy.id, aptcode: aptcode), row.limitPriceCents == nil,
-                      let date = ExportTimestamp.parseISO8601(pharmacy.lastRefresh)?.localDate else { continue }
-                if pricer.price(&row, packageCode: try items.packageCode(of: aptcode), exportDate: date) { updates.append((pharmacy.id, row)) }
-            }
-        }
-        updates.sort { ($0.pharmacyID.utf8.lexicographicallyPrecedes($1.pharmacyID.utf8)) || ($0.pharmacyID == $1.pharmacyID && $0.row.aptcode.utf8.lexicographicallyPrecedes($1.row.aptcode.utf8)) }
-        try writer.updateTierPrices(updates)
+        guard !latePricing.pending.isEmpty else { return }
+        try writer.updateTierPrices(try latePricing.updates(
+            pharmacies: pharmacies, pricer: pricer, offer: { try writer.offer(pharmacyID: $0, aptcode: $1) },
+            packageCode: { try items.packageCode(of: $0) }))
     }
 
     /// Carries every previous pharmacy that sorts before `pharmacyID` (all, for nil).
@@ -185,26 +155,10 @@ final class StockLoader {
             try writer.writeOffers(pharmacyID: pharmacyID, rows)
         }) else { return }
         pharmacies.append(kept)
-        let held = HeldStock(pharmacyID: pharmacyID, exportedAt: ExportTimestamp.parseISO8601(kept.lastRefresh)?.epochSeconds ?? 0,
-                             file: "its data in version \(previous?.version ?? "")", index: pharmacies.count - 1, candidate: nil)
-        guard let other = digests[lines.value] else {
-            digests[lines.value] = held
-            return
-        }
-        // A feed loaded earlier tonight repeats stock the snapshot keeps for
-        // this pharmacy: that feed is the copy, whatever its date.
-        guard let candidate = other.candidate else { return }
-        let twin = PharmacyEvidence.Twin(copy: other.pharmacyID, copyFile: other.file, original: pharmacyID, originalFile: held.file,
-                                         carriedFrom: previous?.version ?? "")
-        let evidence = GateEvidence.pharmacy(PharmacyEvidence(pharmacyID: pharmacyID, items: kept.itemCount, twin: twin))
-        for (index, gate) in gates.enumerated() {
-            guard let verdict = gate.judge(evidence), !verdict.passed, verdict.subject == other.pharmacyID else { continue }
-            summaries[index].failed(other.pharmacyID, forced: force)
-            guard !force else { return }
-            try evict(other.pharmacyID, at: other.index, candidate: candidate,
-                      problem: StockDataChecks.Problem(reason: RejectReason(rawValue: gate.name), message: verdict.message), report: &report)
-            digests[lines.value] = held
-            return
+        if let eviction = judge.judgeCarried(pharmacyID, items: kept.itemCount, digest: lines.value,
+                                             lastRefresh: ExportTimestamp.parseISO8601(kept.lastRefresh)?.epochSeconds ?? 0,
+                                             index: pharmacies.count - 1) {
+            try evict(eviction, report: &report)
         }
     }
 
@@ -217,62 +171,20 @@ final class StockLoader {
         return line
     }
 
-    /// A pharmacy's data in `current`, priced with tonight's list and handed
-    /// to `write` in batches, and its carry-over entry in the report; nil
-    /// when there is none or it is too old (then the report says it was dropped).
+    /// A pharmacy's data in `current` (`CarriedStock`), and its carry-over
+    /// entry in the report; nil when there is none or it is too old (then
+    /// the report says it was dropped).
     private func kept(_ pharmacyID: String, report: inout RunReport, write: ([OfferRow]) throws -> Void) throws -> PharmacyRow? {
-        guard let previous, let old = previous.pharmacies[pharmacyID] else { return nil }
-        let refreshed = ExportTimestamp.parseISO8601(old.lastRefresh)
-        var entry = CarryOver(kind: .pharmacy, key: pharmacyID, fromVersion: previous.version, lastRefresh: old.lastRefresh,
-                              dropped: false, offers: nil)
-        func drop(_ code: WarningCode, _ message: String) throws {
-            entry.dropped = true
-            report.carriedOver.append(entry)
-            try report.warnings.append(Warning(file: "", line: 0, key: pharmacyID, code: code, message: message))
-        }
-        switch carryOver.verdict(for: old, in: previous.version) {
-        case .future(let message):
-            try drop(.futureDropped, message)
-            return nil
-        case .stale(let message):
-            try drop(.staleDropped, message)
-            return nil
-        case .keep: break
-        }
-        guard let refreshed else { return nil } // a kept row's date parses (the verdict read it)
-        let period = pricer.period(on: refreshed.localDate)
-        var count = 0
-        try previous.forEachOffers(of: pharmacyID, batch: Self.batchRows) { batch in
-            var rows = batch
-            for index in rows.indices {
-                if try !items.contains(rows[index].aptcode), let item = try previous.item(rows[index].aptcode) {
-                    try items.add(item)
-                }
-                if let period { pricer.price(&rows[index], packageCode: try items.packageCode(of: rows[index].aptcode), period: period) }
-            }
-            count += rows.count
-            try write(rows)
-        }
-        var row = registry[pharmacyID].map { known in
-            PharmacyRow(id: known.id, name: known.name, chainID: known.chainID, region: known.region, address: known.address,
-                        phone: known.phone, openHours: known.openHours, latitude: known.latitude, longitude: known.longitude,
-                        lastRefresh: old.lastRefresh, itemCount: count, stale: true)
-        } ?? old
-        // An export first loaded by an earlier run of tonight's date is
-        // tonight's (a re-run keeps its pharmacies fresh); anything older is
-        // stale. A snapshot from before `loaded_at` cannot tell: stale.
-        row.stale = old.loadedAt.flatMap { ExportTimestamp.parseISO8601($0) }?.localDate != runDate
-        row.itemCount = count
-        row.loadedAt = old.loadedAt ?? old.lastRefresh
-        entry.offers = count
-        report.carriedOver.append(entry)
-        return row
+        guard let kept = try carried?.keep(pharmacyID, verdict: carryOver, items: &items, write: write) else { return nil }
+        report.carriedOver.append(kept.entry)
+        if let warning = kept.warning { try report.warnings.append(warning) }
+        return kept.row
     }
 
     // MARK: Wrong data (issue 22)
 
     /// The checks against current and across tonight's feeds; the problem that rejects the feed, if any.
-    private func judge(_ result: PharmacyFeedParser.Result, header: StockFeedHeader, report: inout RunReport) throws -> StockDataChecks.Problem? {
+    private func check(_ result: PharmacyFeedParser.Result, header: StockFeedHeader, report: inout RunReport) throws -> StockDataChecks.Problem? {
         let offers = result.offers
         let id = header.pharmacyID
         let file = result.loaded?.file.name ?? ""
@@ -291,46 +203,11 @@ final class StockLoader {
                 evidence.priceRatio = StockDataChecks.medianRatio(tonight: sample, current: current)
             }
         }
-        let digest = offers.digest
-        let held = result.loaded == nil ? nil : digests[digest]
-        if let held {
-            // Stock carried from current is never the copy; of two feeds tonight, the newer export is.
-            let thisIsNewer = held.candidate == nil || (header.exportedAt.epochSeconds != held.exportedAt
-                ? header.exportedAt.epochSeconds > held.exportedAt : precedesInByteOrder(held.file, file))
-            evidence.twin = thisIsNewer
-                ? PharmacyEvidence.Twin(copy: id, copyFile: file, original: held.pharmacyID, originalFile: held.file,
-                                        carriedFrom: held.candidate == nil ? previous?.version ?? "" : nil)
-                : PharmacyEvidence.Twin(copy: held.pharmacyID, copyFile: held.file, original: id, originalFile: file)
-        }
-        var problem: StockDataChecks.Problem?
-        for (index, gate) in gates.enumerated() {
-            evidence.rejectedByEarlierGate = problem != nil
-            guard let verdict = gate.judge(.pharmacy(evidence)) else { continue }
-            if verdict.passed {
-                if let margin = verdict.margin {
-                    summaries[index].passed(id, margin: margin, describe: verdict.measured)
-                } else {
-                    summaries[index].evaluated += 1
-                }
-                continue
-            }
-            let found = StockDataChecks.Problem(reason: RejectReason(rawValue: gate.name), message: verdict.message)
-            let subject = verdict.subject ?? id
-            summaries[index].failed(subject, forced: force)
-            if subject != id, let held, let candidate = held.candidate {
-                // An earlier feed tonight was the copy: it gives way to yesterday's data.
-                if !force { try evict(subject, at: held.index, candidate: candidate, problem: found, report: &report) }
-            } else if force {
-                try report.warnings.append(Warning(file: file, line: 0, key: id, code: .checkForced, message: "forced past \(found.reason): \(found.message)"))
-            } else {
-                problem = problem ?? found
-            }
-        }
-        // Tonight's stock is held for the feeds after it unless it is rejected or a copy (forced or not).
-        if problem == nil, let loaded = result.loaded, held == nil || evidence.twin?.original == id {
-            digests[digest] = HeldStock(pharmacyID: id, exportedAt: header.exportedAt.epochSeconds, file: file, index: pharmacies.count, candidate: loaded)
-        }
-        return problem
+        let judgement = judge.judge(evidence, digest: offers.digest, file: file, exportedAt: header.exportedAt.epochSeconds,
+                                    loaded: result.loaded, index: pharmacies.count)
+        try report.warnings += judgement.warnings
+        if let eviction = judgement.eviction { try evict(eviction, report: &report) }
+        return judgement.problem
     }
 
     /// The loaded feed's line becomes a rejected one: every offer of it a reject with the check's reason.
@@ -358,8 +235,8 @@ final class StockLoader {
     /// stock: its offers give way to yesterday's (or to none), its feed is
     /// rejected, and its records are read again (rare) so each is a reject
     /// with its own line.
-    private func evict(_ id: String, at index: Int, candidate: StockFeedPlan.Candidate, problem: StockDataChecks.Problem,
-                       report: inout RunReport) throws {
+    private func evict(_ eviction: FeedJudge.Eviction, report: inout RunReport) throws {
+        let (id, index, candidate, problem) = (eviction.pharmacyID, eviction.index, eviction.candidate, eviction.problem)
         let file = markRejected(id, problem, report: &report)
         // Its offers as rejects, straight from the adapter to the journal (its own rejects and warnings were counted the first time).
         let prefix = "feed rejected whole (\(problem.reason)): \(problem.message)"
