@@ -59,11 +59,18 @@ public final class ChangesetCache: Sendable {
 
     public func answer(since version: String, current: OpenSnapshot) async throws -> Answer {
         if version == current.version { return .upToDate }
-        // Only a listed version names a file: `since` never becomes a path of the client's making.
-        guard try directory.versions().contains(version) else {
-            return .gone("version \(version) is not kept here (current is \(current.version)): download the whole snapshot")
-        }
         let pair = Pair(from: version, to: current.version)
+        // A pair made or being made was listed when it was asked first: the
+        // folder is listed (on the builds' pool, not a cooperative thread)
+        // only for a pair not seen yet.
+        let seen = state.withLock { state in state.making[pair] != nil || state.made.contains { $0.pair == pair } }
+        if !seen {
+            // Only a listed version names a file: `since` never becomes a path of the client's making.
+            let directory = directory
+            guard try await work.run({ try directory.versions().contains(version) }) else {
+                return .gone("version \(version) is not kept here (current is \(current.version)): download the whole snapshot")
+            }
+        }
         let task = state.withLock { state -> Task<Answer, any Error> in
             if let made = state.made.first(where: { $0.pair == pair }) { return Task { made.answer } }
             if let making = state.making[pair] { return making }

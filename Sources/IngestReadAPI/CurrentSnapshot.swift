@@ -20,7 +20,7 @@ public final class CurrentSnapshot: Sendable {
     public var snapshot: OpenSnapshot? { state.withLock { $0.open } }
 
     /// What a refresh did.
-    public enum Change: Equatable {
+    public enum Change: Equatable, Sendable {
         case unchanged
         case opened(String)
         /// The version `current` names could not be opened; the one before keeps serving.

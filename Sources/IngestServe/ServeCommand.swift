@@ -17,7 +17,8 @@ struct ServeCommand: AsyncParsableCommand {
         commandName: "ingest-serve",
         abstract: "Answer READ_API.md's queries from the current snapshot, read-only.",
         discussion: """
-            GET /?q=p|i|ip|id|a|h|eq answers the apps' queries; GET /?q=changes&since=VERSION gives the changeset \
+            GET /?q=\(QueryRegistry.builtIn.names.filter { $0 != ChangesQuery.name }.joined(separator: "|")) answers the apps' queries; \
+            GET /?q=changes&since=VERSION gives the changeset \
             from VERSION to current, with its SHA-256 in Repr-Digest (410 when VERSION is no longer kept); \
             GET /openapi.json describes it all. GET /health says which snapshot is served (503 before any is \
             published); GET /metrics is Prometheus text. A newly published current is picked up without a \
@@ -141,7 +142,8 @@ struct ServeCommand: AsyncParsableCommand {
         let current = CurrentSnapshot(directory: SnapshotDirectory(path: snapshots))
         let changesets = ChangesetCache(directory: current.directory, work: ThreadPoolWork(pool: changesetPool, background: true),
                                         started: { metrics.changesetStarted() }, built: { metrics.changesetBuilt(in: $0) })
-        let watcher = SnapshotWatcher(current: current, changesets: changesets, interval: reloadInterval, logger: logger)
+        let watcher = SnapshotWatcher(current: current, changesets: changesets, work: ThreadPoolWork(pool: queryPool), interval: reloadInterval,
+                                      logger: logger)
         await watcher.refresh()
         if current.snapshot == nil { logger.warning("no snapshot to serve yet in \(snapshots): answering 503 until one is published") }
         var server = ReadAPIServer(current: current, changesets: changesets, queries: ThreadPoolWork(pool: queryPool), metrics: metrics,

@@ -13,6 +13,8 @@ import ServiceLifecycle
 struct SnapshotWatcher: Service {
     let current: CurrentSnapshot
     let changesets: ChangesetCache
+    /// Where a new version is opened (SQLite, off Swift's cooperative threads).
+    let work: any BlockingWork
     let interval: Double
     let logger: Logger
 
@@ -29,7 +31,13 @@ struct SnapshotWatcher: Service {
 
     func refresh() async {
         let previous = current.snapshot?.version
-        switch current.refresh() {
+        let current = current
+        let change: CurrentSnapshot.Change
+        do { change = try await work.run { current.refresh() } } catch {
+            logger.error("cannot look for a new snapshot: \(error)", metadata: ["event": "snapshot_failed"])
+            return
+        }
+        switch change {
         case .unchanged:
             break
         case .opened(let version):

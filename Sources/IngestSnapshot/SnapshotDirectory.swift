@@ -92,8 +92,19 @@ public struct SnapshotDirectory: Sendable {
             .sorted()
     }
 
-    /// The folder's entries; none when it does not exist.
+    /// The folder's entries; none when it does not exist. A listing whose
+    /// descriptor was closed under it (EBADF: another thread of the process
+    /// closed a descriptor twice, and the second close hit this one; seen
+    /// once in the test suite, beside Foundation's `Process`) is read again,
+    /// up to three times in all; any other failure is thrown at once.
     private func names() throws(POSIXFailure) -> [String] {
+        var attempt = 1
+        while true {
+            do { return try listing() } catch where error.code == EBADF && attempt < 3 { attempt += 1 }
+        }
+    }
+
+    private func listing() throws(POSIXFailure) -> [String] {
         guard let directory = opendir(path) else {
             if errno == ENOENT { return [] }
             throw POSIXFailure(operation: "list", path: path)
