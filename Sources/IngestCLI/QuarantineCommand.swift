@@ -69,7 +69,7 @@ struct QuarantineCommand: ParsableCommand {
                 }
                 try location.guarded { digests.append((path, try FileDigest.sha256(path: path))) }
             }
-            let now = ISO8601DateFormatter().string(from: Date())
+            let now = MachineTime.utcSeconds(Date())
             let lines = try QuarantineCommand.update(location) { quarantine in
                 digests.map { path, digest in
                     let name = (path as NSString).lastPathComponent

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import IngestAdapters
+import IngestCore
 import IngestPipeline
 import IngestSnapshot
 
@@ -168,7 +169,7 @@ struct SnapshotsCommand: ParsableCommand {
             let versions = try directory.versions()
             guard let from = versions.firstIndex(of: kept), let to = versions.firstIndex(of: leaving), to > from else { return [] }
             let keptInputs = Set(try directory.readManifest(kept).inputs.filter { $0.outcome == "loaded" }.map(\.sha256))
-            let now = ISO8601DateFormatter().string(from: Date())
+            let now = MachineTime.utcSeconds(Date())
             let manifests = try versions[(from + 1)...to].map { ($0, try directory.readManifest($0)) }
             return try Quarantine.update(in: directory) { list in
                 var added: [Quarantine.Entry] = []

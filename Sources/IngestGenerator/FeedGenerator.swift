@@ -1,5 +1,6 @@
 import Foundation
 import IngestCore
+import Synchronization
 
 /// `ingest generate`: a complete, deterministic feeds folder per FEEDS.md
 /// (`OUT/feeds`), the mappings it needs (`OUT/mappings`) and, beside them,
@@ -200,20 +201,13 @@ public struct FeedGenerator: Sendable {
 }
 
 /// Results of the parallel writers, by index.
-private final class ResultSlots: @unchecked Sendable {
-    private let lock = NSLock()
-    private var slots: [Result<[String: GroundTruth.Feed], Error>?]
-    init(count: Int) { slots = Array(repeating: nil, count: count) }
+private final class ResultSlots: Sendable {
+    private let slots: Mutex<[Result<[String: GroundTruth.Feed], Error>?]>
+    init(count: Int) { slots = Mutex(Array(repeating: nil, count: count)) }
     func set(_ index: Int, _ value: Result<[String: GroundTruth.Feed], Error>) {
-        lock.lock()
-        slots[index] = value
-        lock.unlock()
+        slots.withLock { $0[index] = value }
     }
-    var values: [Result<[String: GroundTruth.Feed], Error>?] {
-        lock.lock()
-        defer { lock.unlock() }
-        return slots
-    }
+    var values: [Result<[String: GroundTruth.Feed], Error>?] { slots.withLock { $0 } }
 }
 
 /// A calendar day of the generated exports.

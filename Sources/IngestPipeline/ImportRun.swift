@@ -463,9 +463,6 @@ public final class ImportRun {
     }
 
     static func utcTimestamp(_ date: Date) -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime]
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        return formatter.string(from: date)
+        MachineTime.utcSeconds(date)
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import IngestCore
 import IngestReadAPI
 
 /// One JSON line per request on the access log (method, query, status,
@@ -37,7 +38,7 @@ struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
         guard let accessLog else { return }
         var line = JSONWriter(capacity: 256)
         line.object { line in
-            line.field("time", Date().formatted(.iso8601))
+            line.field("time", MachineTime.utcSeconds(Date()))
             line.field("method", request.method.rawValue)
             line.field("path", String(request.uri.path.prefix(256)))
             line.field("query", String(decoding: query.utf8.prefix(1024), as: UTF8.self))

@@ -1,4 +1,5 @@
 import Foundation
+import IngestCore
 import IngestReadAPI
 import Prometheus
 
@@ -55,7 +56,7 @@ final class ServerMetrics: Sendable {
 
     /// The text of `/metrics`, with the version's age as of now.
     func exposition(serving snapshot: OpenSnapshot?, now: Date = Date()) -> [UInt8] {
-        if let snapshot, let published = ISO8601DateFormatter().date(from: snapshot.createdAt) {
+        if let snapshot, let published = MachineTime.date(iso8601: snapshot.createdAt) {
             versionAge.set(now.timeIntervalSince(published))
         }
         return registry.emitToBuffer()

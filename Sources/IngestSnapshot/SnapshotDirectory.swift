@@ -125,11 +125,7 @@ public struct SnapshotDirectory: Sendable {
     /// then a three-digit sequence for runs within the same second (or after
     /// a clock step backwards).
     public func nextVersion(now: Date = Date()) throws(POSIXFailure) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "yyyyMMdd'T'HHmmss'Z'"
-        let stamp = formatter.string(from: now)
+        let stamp = MachineTime.versionStamp(now)
         let existing = try versions() + manifestsWithoutSnapshot()
         guard let latest = existing.max(), latest >= stamp else { return "\(stamp)-001" }
         let parts = latest.split(separator: "-")
