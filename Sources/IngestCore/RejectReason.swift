@@ -3,16 +3,9 @@
 /// A struct rather than an enum: adapters of later feeds add their own codes
 /// without touching this file, and manifests written by an older importer
 /// still decode.
-public struct RejectReason: RawRepresentable, Hashable, Comparable, Sendable, Codable, CustomStringConvertible {
+public struct RejectReason: TextCode {
     public let rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }
-    public init(from decoder: any Decoder) throws { rawValue = try decoder.singleValueContainer().decode(String.self) }
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(rawValue)
-    }
-    public var description: String { rawValue }
-    public static func < (a: Self, b: Self) -> Bool { a.rawValue < b.rawValue }
 
     // Record-level reasons.
     public static let badFieldCount = RejectReason(rawValue: "bad_field_count")
@@ -37,18 +30,32 @@ public struct RejectReason: RawRepresentable, Hashable, Comparable, Sendable, Co
 }
 
 /// A warning code: the record is kept, but an operator should know.
-public struct WarningCode: RawRepresentable, Hashable, Comparable, Sendable, Codable, CustomStringConvertible {
+public struct WarningCode: TextCode {
     public let rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }
-    public init(from decoder: any Decoder) throws { rawValue = try decoder.singleValueContainer().decode(String.self) }
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(rawValue)
-    }
-    public var description: String { rawValue }
-    public static func < (a: Self, b: Self) -> Bool { a.rawValue < b.rawValue }
 
     public static let restrictedGTIN = WarningCode(rawValue: "restricted_gtin")
     public static let unknownPharmacy = WarningCode(rawValue: "unknown_pharmacy")
     public static let defaultPriceRules = WarningCode(rawValue: "default_price_rules")
+}
+
+/// A code the outputs write as its text (`bad_price`, `stale_dropped`):
+/// coded as a bare JSON string, ordered and printed by its text. A struct
+/// over a string rather than an enum, so later adapters add codes without
+/// touching the type, and files written by an older importer still decode.
+public protocol TextCode: RawRepresentable<String>, Hashable, Comparable, Sendable, Codable, CustomStringConvertible {
+    init(rawValue: String)
+}
+
+extension TextCode {
+    public init(from decoder: any Decoder) throws { self.init(rawValue: try decoder.singleValueContainer().decode(String.self)) }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(rawValue)
+    }
+
+    public var description: String { rawValue }
+
+    public static func < (a: Self, b: Self) -> Bool { a.rawValue < b.rawValue }
 }

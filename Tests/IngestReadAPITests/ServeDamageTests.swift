@@ -22,7 +22,8 @@ import Testing
         try FileManager.default.removeItem(atPath: directory.changesetPath(versions[1]))
         let gone = try await ServeEndToEndTests.get("\(server.base)/?q=changes&since=\(versions[0])")
         #expect(gone.status == 410, "\(String(decoding: gone.body, as: UTF8.self))")
-        #expect(((gone.json as? [String: String])?["error"] ?? "").hasSuffix(": download the whole snapshot"))
+        let reason = (gone.json as? [String: String])?["error"] ?? ""
+        #expect(reason.hasSuffix(": download the whole snapshot"), "\(reason)")
 
         // The served file cut short in place, under the server's open connections.
         #expect(truncate(directory.snapshotPath(versions[1]), 8192) == 0)

@@ -2,7 +2,7 @@ import Foundation
 
 /// `q=id`: one item at one pharmacy: prices, tier prices, the diagnoses
 /// that allow each tier, the register's and the list's details.
-public struct ItemDetailsQuery: ReadAPIQuery {
+public struct ItemDetailsQuery: OfferQuery {
     public static let name = "id"
     public static let documentation = QueryDocumentation(
         summary: "item details at a pharmacy (aptcode, client_id)", parameters: ["aptcode", "client_id"], answerSchema: "ItemDetails")
@@ -11,10 +11,6 @@ public struct ItemDetailsQuery: ReadAPIQuery {
 
     public init(_ offer: OfferKey) {
         self.offer = offer
-    }
-
-    public init(_ parameters: QueryParameters) throws(ReadQuery.Invalid) {
-        offer = try OfferKey(parameters)
     }
 
     public func answer(from snapshot: OpenSnapshot, context: ReadContext) throws -> Data {

@@ -13,3 +13,14 @@ public struct OfferKey: Equatable, Sendable {
         self.init(aptcode: try parameters.requiredCode("aptcode"), pharmacyID: try parameters.required("client_id"))
     }
 }
+
+/// A query about one offer (`q=id`, `q=h`): its parameters are the offer's key.
+public protocol OfferQuery: ReadAPIQuery {
+    init(_ offer: OfferKey)
+}
+
+extension OfferQuery {
+    public init(_ parameters: QueryParameters) throws(ReadQuery.Invalid) {
+        self.init(try OfferKey(parameters))
+    }
+}

@@ -1,7 +1,7 @@
 import Foundation
 
 /// `q=h` (Version 2): one offer's shelf prices over time, newest first.
-public struct PriceHistoryQuery: ReadAPIQuery {
+public struct PriceHistoryQuery: OfferQuery {
     public static let name = "h"
     public static let documentation = QueryDocumentation(
         summary: "price history of an item at a pharmacy (aptcode, client_id)", parameters: ["aptcode", "client_id"], answerSchema: "PriceHistory")
@@ -10,10 +10,6 @@ public struct PriceHistoryQuery: ReadAPIQuery {
 
     public init(_ offer: OfferKey) {
         self.offer = offer
-    }
-
-    public init(_ parameters: QueryParameters) throws(ReadQuery.Invalid) {
-        offer = try OfferKey(parameters)
     }
 
     public func answer(from snapshot: OpenSnapshot, context: ReadContext) throws -> Data {
