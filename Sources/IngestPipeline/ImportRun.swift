@@ -417,7 +417,8 @@ public final class ImportRun {
             queue.wait()
         }
         let loader = try StockLoader(writer: writer, reference: reference, pricer: pricer, previous: previous,
-                                 asOf: options.asOfTimestamp, maxStaleDays: options.maxStaleDays, checks: options.checks, gates: options.gateCatalog, force: options.force)
+                                 asOf: options.asOfTimestamp, maxStaleDays: options.maxStaleDays, checks: options.checks, gates: options.gateCatalog, force: options.force,
+                                     spillPrefix: stagingPath + ".load-")
         // A chain part's file was read when it was split: its replay counts nothing here.
         let sizes = tasks.map { $0.candidates.reduce(Int64(0)) { $0 + ($1.part == nil ? $1.file.size : 0) } }
         let total = sizes.reduce(0, +)
@@ -426,13 +427,13 @@ public final class ImportRun {
         var index = 0
         while let result = queue.take() {
             let feedsBefore = report.feeds.count
-            try loader.take(result, report: &report)
+            try report.absorb(loader.take(result))
             offers += report.feeds[feedsBefore...].reduce(0) { $0 + $1.accepted }
             done += sizes[index]
             index += 1
             progress?(RunProgress(phase: "parsing stock feeds", doneBytes: done, totalBytes: total, offers: offers))
         }
-        try loader.finish(report: &report)
+        try report.absorb(loader.finish())
         try reference.write(to: writer, kinds: references)
     }
 

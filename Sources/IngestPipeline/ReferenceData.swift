@@ -170,8 +170,12 @@ struct ItemEnrichment {
     let gs1: [String: GS1TradeItem]
 
     init(_ reference: ReferenceData) {
-        register = reference[MedicineRegisterSet.self].packages
-        gs1 = reference[GS1Set.self].items
+        self.init(register: reference[MedicineRegisterSet.self].packages, gs1: reference[GS1Set.self].items)
+    }
+
+    init(register: [String: MedicinePackage], gs1: [String: GS1TradeItem]) {
+        self.register = register
+        self.gs1 = gs1
     }
 
     /// The register supplies the leaflet URL, and ATC code and substance
