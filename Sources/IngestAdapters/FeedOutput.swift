@@ -17,13 +17,17 @@ extension PharmacyRecord: LocatedRecord {
 /// Where a feed's records go instead of memory, when the pipeline gives
 /// one: accepted records to a sorter that spills to disk, rejects and
 /// warnings to the run's logs. A feed of any size then costs a buffer.
-public struct FeedSink<Record>: Sendable {
-    public var accept: @Sendable (Record) -> Void
-    public var reject: @Sendable (Reject) -> Void
-    public var warn: @Sendable (Warning) -> Void
+///
+/// The closures run during `parse`, on the thread that parses, and are not
+/// `Sendable`: what they reach (a sorter, a task's log) stays on that
+/// thread, and the compiler checks it, with no lock and no comment to trust.
+public struct FeedSink<Record> {
+    public var accept: (Record) -> Void
+    public var reject: (Reject) -> Void
+    public var warn: (Warning) -> Void
 
-    public init(accept: @escaping @Sendable (Record) -> Void, reject: @escaping @Sendable (Reject) -> Void,
-                warn: @escaping @Sendable (Warning) -> Void) {
+    public init(accept: @escaping (Record) -> Void, reject: @escaping (Reject) -> Void,
+                warn: @escaping (Warning) -> Void) {
         self.accept = accept
         self.reject = reject
         self.warn = warn
@@ -37,7 +41,7 @@ public struct FeedSink<Record>: Sendable {
 /// `accept` and `reject` (and `revoke`, which moves an accepted record to the
 /// rejects). With a `sink`, records, rejects and warnings pass through to it
 /// and only their counts stay here.
-public struct FeedOutput<Record: LocatedRecord>: Sendable {
+public struct FeedOutput<Record: LocatedRecord> {
     public let file: String
     public private(set) var records: [Record] = []
     public private(set) var rejects: [Reject] = []

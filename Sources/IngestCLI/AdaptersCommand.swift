@@ -1,5 +1,6 @@
 import ArgumentParser
 import IngestAdapters
+import IngestCore
 import IngestPipeline
 
 /// `ingest adapters`: every adapter and mapping, and what it recognises.
@@ -22,8 +23,7 @@ struct AdaptersCommand: ParsableCommand {
         let width = catalog.adapters.map(\.name.count).max() ?? 0
         let kindWidth = catalog.adapters.map(\.kind.rawValue.count).max() ?? 0
         for adapter in catalog.adapters {
-            print(adapter.name.padding(toLength: width, withPad: " ", startingAt: 0) + "  "
-                + adapter.kind.rawValue.padding(toLength: kindWidth, withPad: " ", startingAt: 0) + "  " + adapter.summary)
+            print(TextColumns.left(adapter.name, width) + "  " + TextColumns.left(adapter.kind.rawValue, kindWidth) + "  " + adapter.summary)
         }
     }
 }

@@ -94,8 +94,7 @@ struct SnapshotsCommand: ParsableCommand {
             try location.requireFolder()
             let directory = location.directory
             let current = directory.currentVersion()
-            func pad(_ text: String, _ width: Int) -> String { text.padding(toLength: max(width, text.count), withPad: " ", startingAt: 0) }
-            func right(_ text: String, _ width: Int) -> String { String(repeating: " ", count: max(0, width - text.count)) + text }
+            let (pad, right) = (TextColumns.left, TextColumns.right)
             print("  " + pad("VERSION", 22) + pad("CREATED", 22) + "     SIZE  PHARMACIES  STALE     ITEMS      OFFERS  REJECTS")
             for version in try directory.versions() {
                 // A version without a readable manifest is still listed, its figures "?": `verify` says what is wrong with it.

@@ -1,5 +1,6 @@
 import Foundation
 import IngestPipeline
+import Synchronization
 
 /// One live line at the foot of a terminal: the phase, its progress, the
 /// rates (MB/s and offers/s), the time elapsed and, where the phase has a
@@ -7,66 +8,71 @@ import IngestPipeline
 /// clock moves through phases that report nothing (indexes, the publish);
 /// log lines are written above it (`printAbove`), never through it. Only
 /// for a terminal: cron's stderr gets no progress at all.
-final class TerminalStatusLine: @unchecked Sendable {
-    // Guards everything below: updates come from the writer thread, redraws from the timer's.
-    private let lock = NSLock()
+final class TerminalStatusLine: Sendable {
+    /// What is drawn, in a `Mutex`: updates come from the writer thread, redraws from the timer's.
+    private struct State {
+        var progress: RunProgress?
+        var phaseStarted = Date()
+        var drawn = false
+        var timer: DispatchSourceTimer?
+    }
+
     private let runStarted = Date()
-    private var progress: RunProgress?
-    private var phaseStarted = Date()
-    private var drawn = false
-    private var timer: DispatchSourceTimer?
+    private let state = Mutex(State())
 
     func start() {
-        let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "ingest.status-line"))
-        timer.schedule(deadline: .now() + 0.25, repeating: 0.25)
-        timer.setEventHandler { [weak self] in self?.redraw() }
-        timer.resume()
-        lock.withLock { self.timer = timer }
+        // Made under the lock, so the timer (not Sendable) never leaves the state.
+        state.withLock { state in
+            let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "ingest.status-line"))
+            timer.schedule(deadline: .now() + 0.25, repeating: 0.25)
+            timer.setEventHandler { [weak self] in self?.redraw() }
+            timer.resume()
+            state.timer = timer
+        }
     }
 
     /// A new phase shows at once; progress within a phase waits for the timer.
     func update(_ next: RunProgress) {
-        lock.withLock {
-            let newPhase = progress?.phase != next.phase
-            if newPhase { phaseStarted = Date() }
-            progress = next
-            if newPhase { draw() }
+        state.withLock { state in
+            let newPhase = state.progress?.phase != next.phase
+            if newPhase { state.phaseStarted = Date() }
+            state.progress = next
+            if newPhase { draw(&state) }
         }
     }
 
     /// Writes `text` (ending in a newline) above the status line.
     func printAbove(_ text: String) {
-        lock.withLock {
-            write("\r\u{1B}[K" + text + (drawn ? line() : ""))
+        state.withLock { state in
+            write("\r\u{1B}[K" + text + (state.drawn ? line(state) : ""))
         }
     }
 
     /// Clears the line for good: the report follows.
     func finish() {
-        lock.withLock {
-            timer?.cancel()
-            timer = nil
-            if drawn { write("\r\u{1B}[K") }
-            drawn = false
-            progress = nil
+        state.withLock { state in
+            state.timer?.cancel()
+            state.timer = nil
+            if state.drawn { write("\r\u{1B}[K") }
+            state.drawn = false
+            state.progress = nil
         }
     }
 
     private func redraw() {
-        lock.withLock { draw() }
+        state.withLock { draw(&$0) }
     }
 
-    /// Under the lock.
-    private func draw() {
-        guard progress != nil else { return }
-        drawn = true
-        write("\r\u{1B}[K" + line())
+    private func draw(_ state: inout State) {
+        guard state.progress != nil else { return }
+        state.drawn = true
+        write("\r\u{1B}[K" + line(state))
     }
 
     /// The line, cut to the terminal's width so that it never wraps (a wrapped line cannot be redrawn in place).
-    private func line() -> String {
-        guard let progress else { return "" }
-        let text = Self.describe(progress, phaseSeconds: Date().timeIntervalSince(phaseStarted), runSeconds: Date().timeIntervalSince(runStarted))
+    private func line(_ state: State) -> String {
+        guard let progress = state.progress else { return "" }
+        let text = Self.describe(progress, phaseSeconds: Date().timeIntervalSince(state.phaseStarted), runSeconds: Date().timeIntervalSince(runStarted))
         return String(text.prefix(max(20, Self.columns() - 1)))
     }
 

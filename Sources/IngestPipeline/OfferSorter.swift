@@ -13,7 +13,7 @@ import IngestCore
 /// `duplicate_key` rejects, as the adapters did before.
 ///
 /// Used by one parse thread; the sink's closures reach it from the adapter.
-final class OfferSorter: @unchecked Sendable {
+final class OfferSorter {
     /// About 8 MB of offers: a parse thread, and each result waiting for the
     /// writer, holds at most one run.
     static let runLength = 32_768

@@ -48,7 +48,7 @@ struct PharmacyFeedParser: Sendable {
 
     /// A pharmacy's rejects and warnings as the adapter's sink hands them
     /// over, on the one parse thread that runs the task.
-    final class TaskLog: @unchecked Sendable {
+    final class TaskLog {
         var rejects: Journal<Reject>
         var warnings: Journal<Warning>
         var failure: POSIXFailure?

@@ -164,8 +164,7 @@ public struct ReportFormatter {
         let adapterWidth = max(7, shown.map { ($0.adapter ?? "-").count }.max() ?? 7)
         func outcome(_ feed: FeedResult) -> String { feed.outcome.rawValue + (feed.reason.map { " (\($0))" } ?? "") }
         let outcomeWidth = max(7, shown.map { outcome($0).count }.max() ?? 7)
-        func pad(_ text: String, _ width: Int) -> String { text + String(repeating: " ", count: max(0, width - text.count)) }
-        func right(_ text: String, _ width: Int) -> String { String(repeating: " ", count: max(0, width - text.count)) + text }
+        let (pad, right) = (TextColumns.left, TextColumns.right)
         let leading = nameWidth + 2 + pharmacyWidth + 2 + adapterWidth + 2 + outcomeWidth
         lines.append(pad("FILE", nameWidth) + "  " + pad("PHARMACY", pharmacyWidth) + "  " + pad("ADAPTER", adapterWidth) + "  "
             + pad("OUTCOME", outcomeWidth) + right("READ", 9) + right("ACCEPTED", 10) + right("REJECTED", 10))
