@@ -11,6 +11,9 @@ import Foundation
 /// from outside (it may be deep in libxml2); it runs on unseen, its result
 /// is dropped, and nothing waits for it, so the run ends on time and the
 /// process's exit ends the thread.
+///
+/// `@unchecked`: every var is guarded by `condition`, which workers and the
+/// consumer wait on; a `Mutex` has no wait.
 final class OrderedWorkQueue<Result: Sendable>: @unchecked Sendable {
     private let condition = NSCondition()
     private var finished: [Int: Result] = [:]

@@ -137,6 +137,10 @@ public struct Journal<Entry: JournalEntry>: Sendable, RandomAccessCollection {
 }
 
 /// A journal's file: JSON lines through a 64 KiB buffer.
+///
+/// `@unchecked`: it moves with its journal from a parse thread to the
+/// writer, one owner at a time (see `Journal`); a lock taken per entry would
+/// be paid by every reject of a truncated feed, millions of them.
 final class JournalFile: @unchecked Sendable {
     let path: String
     private let descriptor: Int32

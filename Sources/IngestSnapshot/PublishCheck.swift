@@ -135,6 +135,8 @@ public enum PublishCheck {
     }
 
     /// The scans' outcomes, filled by whichever thread takes each scan next.
+    /// `@unchecked`: every var is guarded by `lock`, a condition the check
+    /// waits on, which a `Mutex` cannot be.
     private final class ScanResults: @unchecked Sendable {
         enum Outcome {
             /// The query's first row, every column as text.

@@ -9,6 +9,10 @@ import Foundation
 ///
 /// Rows travel in batches, and each lane holds at most `depth` of them: a
 /// reader faster than its lanes waits instead of queueing the file.
+///
+/// `@unchecked`: `pending` is the reading thread's alone, and a lane's queue
+/// is guarded by its `condition`, which both sides wait on (a `Mutex` has no
+/// wait); `consume` runs only on its lane's thread.
 final class ChainLanes<Row: Sendable>: @unchecked Sendable {
     static var batchSize: Int { 512 }
     static var depth: Int { 4 }
