@@ -31,14 +31,23 @@ public final class SnapshotLock {
     public let path: String
 
     public init(directory: SnapshotDirectory) throws {
-        path = "\(directory.path)/.lock"
-        descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o644)
-        guard descriptor >= 0 else { throw POSIXFailure(operation: "open", path: path) }
-        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
-            let holder = Self.readPID(descriptor)
-            close(descriptor)
+        let path = "\(directory.path)/.lock"
+        self.path = path
+        // The descriptor is stored only once the lock is taken. A class whose
+        // stored properties are all set runs `deinit` when its init throws:
+        // storing it first closed it twice when the lock was held, and the
+        // second close hit whatever file another thread had opened under
+        // that number meanwhile (the likely cause of a SQLite database in
+        // the suite failing with SQLITE_IOERR_LOCK, and of a folder listing
+        // failing with EBADF).
+        let opened = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o644)
+        guard opened >= 0 else { throw POSIXFailure(operation: "open", path: path) }
+        guard flock(opened, LOCK_EX | LOCK_NB) == 0 else {
+            let holder = Self.readPID(opened)
+            close(opened)
             throw Held(path: path, holderPID: holder, holderState: holder.flatMap(Self.state))
         }
+        descriptor = opened
         let text = "\(getpid())\n"
         ftruncate(descriptor, 0)
         _ = text.withCString { pwrite(descriptor, $0, strlen($0), 0) }
