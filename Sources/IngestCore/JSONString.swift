@@ -6,9 +6,16 @@
 /// the read API's answers and the journals once escaped control
 /// characters differently.
 public enum JSONString {
+    /// Whether `utf8` goes between the quotes as it is: no control character, quote or backslash.
+    @inlinable
+    public static func needsNoEscaping(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
+        !utf8.contains { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }
+    }
+
     public static func append(_ string: String, to bytes: inout [UInt8]) {
         bytes.append(UInt8(ascii: "\""))
-        if !string.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) {
+        var string = string
+        if string.withUTF8(needsNoEscaping) {
             bytes.append(contentsOf: string.utf8) // the common case: nothing to escape
             bytes.append(UInt8(ascii: "\""))
             return

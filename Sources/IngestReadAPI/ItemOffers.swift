@@ -32,18 +32,18 @@ struct ItemOffers: Sendable {
         item.field("i", aptcode)
         var writer = JSONWriter(capacity: rows.count * 96)
         directory.rendered.withUnsafeBufferPointer { pharmacyFields in
-            item.bytes.withUnsafeBufferPointer { itemField in
+            item.withBytes { itemField in
                 for row in rows {
                     guard let pharmacy = directory.indexByID[row.pharmacyID] else { continue }
-                    let start = writer.bytes.count
+                    let start = writer.count
                     writer.fields(itemField)
                     writer.fields(UnsafeBufferPointer(rebasing: pharmacyFields[directory.offerFields[pharmacy]]))
                     writer.field("p", unescaped: { prices.append(row.priceCents, to: &$0) })
-                    writer.field("q", unescaped: { if let quantity = row.quantity { $0.append(contentsOf: String(quantity).utf8) } })
+                    writer.field("q", unescaped: { if let quantity = row.quantity { $0.append(String(quantity)) } })
                     writer.endFields()
                     pharmacies.append(pharmacy)
                     quantities.append(row.quantity)
-                    fields.append(start..<writer.bytes.count)
+                    fields.append(start..<writer.count)
                 }
             }
         }

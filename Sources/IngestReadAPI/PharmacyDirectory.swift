@@ -151,7 +151,7 @@ struct PharmacyDirectory: Sendable {
         var listFields: [Range<Int>] = [], offerFields: [Range<Int>] = [], ageFields: [Range<Int>] = []
         var dayOpenings: [Range<Int>] = [], openingMinutes: [Range<Int>] = [], dayFields: [Range<Int>] = []
         for row in rows {
-            var start = writer.bytes.count
+            var start = writer.count
             writer.field("i", row.id)
             writer.field("n", row.name)
             writer.field("d", ReadAPIFormat.day(row.lastRefresh))
@@ -163,26 +163,26 @@ struct PharmacyDirectory: Sendable {
             // Version 2: the size of its price list, and whether its data is carried over.
             writer.field("ic", String(row.itemCount))
             writer.field("s", row.stale ? "1" : "0")
-            listFields.append(start..<writer.bytes.count)
+            listFields.append(start..<writer.count)
             writer.endFields()
-            start = writer.bytes.count
+            start = writer.count
             writer.field("pi", row.id)
             writer.field("n", row.name)
-            offerFields.append(start..<writer.bytes.count)
+            offerFields.append(start..<writer.count)
             writer.endFields()
-            start = writer.bytes.count
+            start = writer.count
             writer.field("d", ReadAPIFormat.day(row.lastRefresh))
             writer.field("s", row.stale ? "1" : "0")
-            ageFields.append(start..<writer.bytes.count)
+            ageFields.append(start..<writer.count)
             writer.endFields()
             for weekday in 1...7 {
                 let hours = parsedHours[dayFields.count / 7]
                 let first = openingMinutes.count
                 openingMinutes += hours?.intervals.filter { $0.weekday == weekday }.map { $0.opens..<$0.closes } ?? []
                 dayOpenings.append(first..<openingMinutes.count)
-                start = writer.bytes.count
+                start = writer.count
                 writer.field("oh", hours?.text(weekday: weekday) ?? "")
-                dayFields.append(start..<writer.bytes.count)
+                dayFields.append(start..<writer.count)
                 writer.endFields()
             }
         }

@@ -19,6 +19,11 @@ public enum ReadAPI {
         try query.request.answer(from: snapshot, context: context)
     }
 
+    /// The answer from what `snapshot` keeps in memory, or nil when the file must be read (`ReadAPIQuery.answerFromMemory`).
+    public static func answerFromMemory(_ query: ReadQuery, of snapshot: OpenSnapshot, context: ReadContext = ReadContext()) throws -> Data? {
+        try query.request.answerFromMemory(of: snapshot, context: context)
+    }
+
     public static func error(_ reason: String) -> Data { encode(ErrorBody(error: reason)) }
 
     /// `GET /health` (READ_API.md, Version 2): which snapshot is served.
@@ -26,7 +31,7 @@ public enum ReadAPI {
         encode(Health(version: snapshot.version, schema: snapshot.schema, published: snapshot.createdAt))
     }
 
-    static func encode(_ value: some JSONWritable) -> Data { Data(value.json) }
+    static func encode(_ value: some JSONWritable) -> Data { value.jsonData }
 
     // MARK: - Shared by the lists of pharmacies
 

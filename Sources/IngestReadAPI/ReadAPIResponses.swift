@@ -302,7 +302,7 @@ extension JSONWriter {
     /// `"on"` and `"oh"` of a pharmacy at a moment (READ_API.md, Version 3):
     /// `on` as `PharmacyDirectory.openNow` gives it, `oh` rendered in the directory's `rendered`.
     mutating func openingFields(_ rendered: UnsafeBufferPointer<UInt8>, _ on: StaticString, _ hours: Range<Int>) {
-        field("on", unescaped: { $0.append(contentsOf: UnsafeBufferPointer(start: on.utf8Start, count: on.utf8CodeUnitCount)) })
+        field("on", unescaped: { $0.append(UnsafeBufferPointer(start: on.utf8Start, count: on.utf8CodeUnitCount)) })
         fields(UnsafeBufferPointer(rebasing: rendered[hours]))
     }
 

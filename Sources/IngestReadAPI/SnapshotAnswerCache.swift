@@ -50,17 +50,21 @@ final class SnapshotAnswerCache<Key: Hashable & Sendable, Value: Sendable>: Send
         self.cost = cost
     }
 
-    /// The key's value, from the cache or made by `make` (outside the lock).
-    /// A value larger than the whole cache, or costing nothing, is returned
-    /// and not kept; a failure is thrown and not kept.
-    func value(for key: Key, make: () throws -> Value) rethrows -> Value {
-        let cached = state.withLock { state -> Value? in
+    /// The key's value when it is kept, counted as a use; nil otherwise.
+    func cachedValue(for key: Key) -> Value? {
+        state.withLock { state -> Value? in
             guard var entry = state.entries[key] else { return nil }
             state.use(key, &entry)
             state.entries[key] = entry
             return entry.value
         }
-        if let cached { return cached }
+    }
+
+    /// The key's value, from the cache or made by `make` (outside the lock).
+    /// A value larger than the whole cache, or costing nothing, is returned
+    /// and not kept; a failure is thrown and not kept.
+    func value(for key: Key, make: () throws -> Value) rethrows -> Value {
+        if let cached = cachedValue(for: key) { return cached }
         let value = try make()
         let units = cost(value)
         guard units > 0, units <= capacity else { return value }

@@ -100,7 +100,14 @@ struct ReadAPIServer {
         do {
             if let changes = query.request as? ChangesQuery { return try await self.changes(request, since: changes.since, snapshot: snapshot) }
             let context = ReadContext(now: Date(), timeZone: timeZone)
-            let body = try await queries.run { try ReadAPI.answer(query, from: snapshot, context: context) }
+            // A hand-over to the query pool and back is two thread switches: paired under wrk, `q=p` took 13 % less
+            // CPU per request answered here (docs/SERVING.md).
+            let body: Data
+            if let fromMemory = try ReadAPI.answerFromMemory(query, of: snapshot, context: context) {
+                body = fromMemory
+            } else {
+                body = try await queries.run { try ReadAPI.answer(query, from: snapshot, context: context) }
+            }
             return AnswerEncoding.json(request, status: .ok, body: body, version: snapshot.version,
                                        moment: query.saysWhatIsOpen ? String(Int(context.now.timeIntervalSince1970) / 60) : nil)
         } catch {

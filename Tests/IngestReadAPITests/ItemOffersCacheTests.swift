@@ -37,4 +37,28 @@ struct ItemOffersCacheTests {
         #expect(String(decoding: unknown, as: UTF8.self) == #"{"item_pharmacies":[],"total":"0"}"#)
         #expect(warm.itemOffers.held == held)
     }
+
+    /// The server answers on the request's thread what memory alone gives:
+    /// `q=p` always, `q=ip` once the item's offers are kept, no other query;
+    /// and that answer is the one read from the file.
+    @Test func answersFromMemoryAreTheFilesAnswers() throws {
+        let sample = SampleSnapshot.shared
+        let version = try #require(sample.directory.currentVersion())
+        let snapshot = try OpenSnapshot(path: sample.directory.snapshotPath(version), version: version)
+        let context = SampleSnapshot.wednesdayNoon
+        let pharmacies = try ReadQuery(["q": "p", "latitude": "59.4137", "longitude": "24.6856"])
+        let fromMemory = try #require(try ReadAPI.answerFromMemory(pharmacies, of: snapshot, context: context))
+        #expect(fromMemory == (try ReadAPI.answer(pharmacies, from: snapshot, context: context)))
+
+        let offers = try ReadQuery(["q": "ip", "aptcode": "MM0007145", "latitude": "59.4137", "longitude": "24.6856"])
+        #expect(try ReadAPI.answerFromMemory(offers, of: snapshot, context: context) == nil, "not asked yet: the file is read")
+        let fromFile = try ReadAPI.answer(offers, from: snapshot, context: context)
+        let kept = try #require(try ReadAPI.answerFromMemory(offers, of: snapshot, context: context))
+        #expect(String(decoding: kept, as: UTF8.self) == String(decoding: fromFile, as: UTF8.self))
+        #expect(try ReadAPI.answerFromMemory(try ReadQuery(["q": "ip", "aptcode": "MM0034978"]), of: snapshot, context: context) == nil)
+
+        for other in [["q": "i", "search": "ibu"], ["q": "id", "aptcode": "MM0007145", "client_id": "31461"], ["q": "a"]] {
+            #expect(try ReadAPI.answerFromMemory(try ReadQuery(other), of: snapshot, context: context) == nil, "\(other)")
+        }
+    }
 }

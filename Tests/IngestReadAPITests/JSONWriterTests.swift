@@ -28,4 +28,23 @@ import Testing
                          // Version 2's register fields come after the document's own, then Version 3's named diagnoses.
                          "form", "strength", "packSize", "rx", "spcUrl", "diagnoses"])
     }
+
+    /// The writer's memory grows past what was reserved, and the body it
+    /// hands over holds every byte written, in order.
+    @Test func anAnswerLargerThanItsReserveIsWhole() throws {
+        var writer = JSONWriter(capacity: 1)
+        let names = (0..<2_000).map { "APTEEK \($0) \"Õie\"" }
+        writer.object { writer in
+            writer.key("p")
+            writer.array { writer in
+                for name in names { writer.object { $0.field("n", name); $0.distance(Double(name.count) * 700) } }
+            }
+        }
+        let body = writer.finish()
+        #expect(body.count > 60_000)
+        let parsed = try #require(try JSONSerialization.jsonObject(with: body) as? [String: [[String: String]]])
+        #expect(parsed["p"]?.map { $0["n"] ?? "" } == names)
+        #expect(parsed["p"]?.first?["di"] == "10 km", "14 letters: 9,800 m")
+        #expect(String(decoding: body, as: UTF8.self).hasPrefix(#"{"p":[{"n":"APTEEK 0 \"Õie\"","di":"10 km"},{"n":"APTEEK 1 "#))
+    }
 }

@@ -44,21 +44,30 @@ public struct ItemPharmaciesQuery: ReadAPIQuery {
     public var saysWhatIsOpen: Bool { when.at == nil }
 
     public func answer(from snapshot: OpenSnapshot, context: ReadContext) throws -> Data {
-        ReadAPI.encode(try ReadAPI.itemPharmacies(snapshot, aptcode: aptcode, near: near, onlyNearest: onlyNearest, inStock: inStock, page: page,
-                                                  when: when, at: context.moment(when.at)))
+        let offers = try snapshot.itemOffers.value(for: aptcode) {
+            try snapshot.withReader { reader in
+                ItemOffers(aptcode: aptcode, rows: try reader.offers(of: aptcode), directory: snapshot.pharmacies, prices: snapshot.prices)
+            }
+        }
+        return answer(with: offers, of: snapshot, context: context)
+    }
+
+    /// An item asked for before has its offers kept (`OpenSnapshot.itemOffers`).
+    public func answerFromMemory(of snapshot: OpenSnapshot, context: ReadContext) throws -> Data? {
+        snapshot.itemOffers.cachedValue(for: aptcode).map { answer(with: $0, of: snapshot, context: context) }
+    }
+
+    private func answer(with offers: ItemOffers, of snapshot: OpenSnapshot, context: ReadContext) -> Data {
+        ReadAPI.encode(ReadAPI.itemPharmacies(snapshot, offers: offers, near: near, onlyNearest: onlyNearest, inStock: inStock, page: page,
+                                              when: when, at: context.moment(when.at)))
     }
 }
 
 extension ReadAPI {
-    static func itemPharmacies(_ snapshot: OpenSnapshot, aptcode: String, near: GeoPoint?, onlyNearest: Bool,
+    static func itemPharmacies(_ snapshot: OpenSnapshot, offers: ItemOffers, near: GeoPoint?, onlyNearest: Bool,
                                inStock: Bool = false, page: ResultPage = .first, when: ReadQuery.When = .any,
-                               at moment: RequestMoment) throws -> ItemPharmacies {
+                               at moment: RequestMoment) -> ItemPharmacies {
         let directory = snapshot.pharmacies
-        let offers = try snapshot.itemOffers.value(for: aptcode) {
-            try snapshot.withReader { reader in
-                ItemOffers(aptcode: aptcode, rows: try reader.offers(of: aptcode), directory: directory, prices: snapshot.prices)
-            }
-        }
         let from = near.map(MeasuredPoint.init)
         let filtering = when.openNow || when.maxAgeDays != nil
         let openNow = directory.openStateRow(at: moment)

@@ -27,6 +27,10 @@ public struct PharmacyListQuery: ReadAPIQuery {
     }
 
     public var saysWhatIsOpen: Bool { when.at == nil }
+    /// The pharmacies are read when the snapshot opens (`PharmacyDirectory`).
+    public func answerFromMemory(of snapshot: OpenSnapshot, context: ReadContext) throws -> Data? {
+        try answer(from: snapshot, context: context)
+    }
 
     public func answer(from snapshot: OpenSnapshot, context: ReadContext) throws -> Data {
         ReadAPI.encode(ReadAPI.pharmacyList(snapshot, near: near, onlyNearest: onlyNearest, page: page, when: when, at: context.moment(when.at)))

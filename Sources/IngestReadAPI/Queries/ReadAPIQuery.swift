@@ -20,10 +20,16 @@ public protocol ReadAPIQuery: Sendable, Equatable {
     func answer(from snapshot: OpenSnapshot, context: ReadContext) throws -> Data
     /// Whether the answer depends on the clock (so its ETag must too).
     var saysWhatIsOpen: Bool { get }
+    /// The answer when what the open snapshot keeps in memory is enough for
+    /// it, without reading the file; nil otherwise. The server asks this on
+    /// the request's own thread, and hands the query to the threads that may
+    /// wait on SQLite only when it is nil.
+    func answerFromMemory(of snapshot: OpenSnapshot, context: ReadContext) throws -> Data?
 }
 
 extension ReadAPIQuery {
     public var saysWhatIsOpen: Bool { false }
+    public func answerFromMemory(of snapshot: OpenSnapshot, context: ReadContext) throws -> Data? { nil }
 
     /// `other` is the same query with the same arguments.
     func isEqual(to other: any ReadAPIQuery) -> Bool {
