@@ -32,7 +32,7 @@ struct RegionCountQuery: ReadAPIQuery {
                 for (name, count) in counts { list.object { $0.field("n", name); $0.field("c", String(count)) } }
             }
         }
-        return Data(writer.bytes)
+        return writer.finish()
     }
 }
 
