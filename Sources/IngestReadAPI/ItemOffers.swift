@@ -24,9 +24,8 @@ struct ItemOffers: Sendable {
     /// About the bytes it holds: the cache's unit (`OpenSnapshot`).
     var bytesHeld: Int { rendered.count + count * (MemoryLayout<Int>.stride * 3 + MemoryLayout<Int64?>.stride) }
 
-    /// Offers of a pharmacy the directory does not know are left out, as
-    /// `?q=ip` always did: the snapshot's foreign keys make that only a guard.
-    init(aptcode: String, rows: [(pharmacyID: String, priceCents: Int64, quantity: Int64?)], directory: PharmacyDirectory,
+    /// `rows`: the item's offers with their pharmacies' places in `directory` (`SnapshotReader.offers(of:in:)`).
+    init(aptcode: String, rows: [(pharmacy: PharmacyDirectory.Index, priceCents: Int64, quantity: Int64?)], directory: PharmacyDirectory,
          prices: PriceFormat) {
         var item = JSONWriter(capacity: 32)
         item.field("i", aptcode)
@@ -34,12 +33,16 @@ struct ItemOffers: Sendable {
         directory.rendered.withUnsafeBufferPointer { pharmacyFields in
             item.withBytes { itemField in
                 for row in rows {
-                    guard let pharmacy = directory.indexByID[row.pharmacyID] else { continue }
+                    let pharmacy = row.pharmacy
                     let start = writer.count
                     writer.fields(itemField)
                     writer.fields(UnsafeBufferPointer(rebasing: pharmacyFields[directory.offerFields[pharmacy]]))
                     writer.field("p", unescaped: { prices.append(row.priceCents, to: &$0) })
-                    writer.field("q", unescaped: { if let quantity = row.quantity { $0.append(String(quantity)) } })
+                    writer.field("q", unescaped: { writer in
+                        guard let quantity = row.quantity else { return }
+                        if quantity < 0 { writer.append(UInt8(ascii: "-")) }
+                        ReadAPIFormat.appendDecimal(quantity.magnitude, to: &writer)
+                    })
                     writer.endFields()
                     pharmacies.append(pharmacy)
                     quantities.append(row.quantity)

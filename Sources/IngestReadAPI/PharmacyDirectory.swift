@@ -1,3 +1,4 @@
+import Foundation
 import IngestCore
 
 /// A snapshot's pharmacies as the read queries keep them in memory, with
@@ -27,6 +28,12 @@ struct PharmacyDirectory: Sendable {
     /// Every region name, sorted: READ_API.md lists regions in name order.
     let regions: [String]
     let indexByID: [String: Index]
+    /// Every id's bytes in byte order, and the pharmacy each is: an offer
+    /// read from SQLite finds its pharmacy by a binary search on the
+    /// column's bytes (`index(ofID:)`), with no `String` made and hashed
+    /// for each of the thousand offers of an uncached `?q=eq` or `?q=ip`.
+    private let idBytes: [[UInt8]]
+    private let idBytesIndex: [Index]
     /// The rendered fields of every pharmacy, one after another.
     let rendered: [UInt8]
     /// `"i":…,"n":…,"d":…,"p":…,"a":…,"c":…,"o":…,"l":…,"ic":…,"s":…` of `?q=p`, in `rendered`.
@@ -111,6 +118,28 @@ struct PharmacyDirectory: Sendable {
         return true
     }
 
+    /// The pharmacy whose id is these UTF-8 bytes; nil for none.
+    func index(ofID bytes: UnsafeRawBufferPointer) -> Index? {
+        var low = 0, high = idBytes.count
+        while low < high {
+            let middle = (low + high) / 2
+            let order = idBytes[middle].withUnsafeBytes { Self.compare($0, bytes) }
+            if order == 0 { return idBytesIndex[middle] }
+            if order < 0 { low = middle + 1 } else { high = middle }
+        }
+        return nil
+    }
+
+    /// memcmp's order on byte strings, the shorter first on a common prefix.
+    static func compare(_ left: UnsafeRawBufferPointer, _ right: UnsafeRawBufferPointer) -> Int {
+        let common = min(left.count, right.count)
+        if common > 0, let l = left.baseAddress, let r = right.baseAddress {
+            let order = Int(memcmp(l, r, common))
+            if order != 0 { return order }
+        }
+        return left.count - right.count
+    }
+
     /// Metres from the client to the pharmacy; nil without either position.
     func metres(from near: MeasuredPoint?, to pharmacy: Index) -> Double? {
         guard let near, let position = positions[pharmacy] else { return nil }
@@ -146,6 +175,11 @@ struct PharmacyDirectory: Sendable {
         regionRanks = rows.map { regionRank[$0.region]! }
         // A snapshot's ids are unique (its primary key); should one repeat, the first wins.
         indexByID = Dictionary(rows.indices.map { (rows[$0].id, $0) }, uniquingKeysWith: { first, _ in first })
+        // Sorted, then the first of equal ids kept, as above.
+        let byBytes = rows.indices.map { (Array(rows[$0].id.utf8), $0) }.sorted { $0.0.lexicographicallyPrecedes($1.0) || ($0.0 == $1.0 && $0.1 < $1.1) }
+        let unique = byBytes.indices.filter { $0 == 0 || byBytes[$0 - 1].0 != byBytes[$0].0 }.map { byBytes[$0] }
+        idBytes = unique.map(\.0)
+        idBytesIndex = unique.map(\.1)
 
         var writer = JSONWriter(capacity: rows.count * 256)
         var listFields: [Range<Int>] = [], offerFields: [Range<Int>] = [], ageFields: [Range<Int>] = []

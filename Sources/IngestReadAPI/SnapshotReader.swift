@@ -172,12 +172,18 @@ final class SnapshotReader {
     }
 
     /// Every offer of one item: pharmacy, shelf price and quantity (nil: not reported), from the covering index `offers_by_item`.
-    func offers(of aptcode: String) throws(SQLiteError) -> [(pharmacyID: String, priceCents: Int64, quantity: Int64?)] {
+    /// Offers at a pharmacy `directory` does not know are left out, as
+    /// `?q=ip` always did: the snapshot's foreign keys make that only a guard.
+    func offers(of aptcode: String, in directory: PharmacyDirectory) throws(SQLiteError)
+        -> [(pharmacy: PharmacyDirectory.Index, priceCents: Int64, quantity: Int64?)] {
         let statement = try database.cachedStatement("SELECT pharmacy_id, price_cents, quantity FROM offers WHERE aptcode = ?")
         defer { statement.reset() }
         try statement.bind(aptcode, at: 1)
-        var offers: [(String, Int64, Int64?)] = []
-        while try statement.step() { offers.append((statement.string(0) ?? "", statement.int64(1), statement.isNull(2) ? nil : statement.int64(2))) }
+        var offers: [(PharmacyDirectory.Index, Int64, Int64?)] = []
+        while try statement.step() {
+            guard let pharmacy = directory.index(ofID: statement.textBytes(0)) else { continue }
+            offers.append((pharmacy, statement.int64(1), statement.isNull(2) ? nil : statement.int64(2)))
+        }
         return offers
     }
 

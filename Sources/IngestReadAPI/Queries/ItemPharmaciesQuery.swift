@@ -46,7 +46,8 @@ public struct ItemPharmaciesQuery: ReadAPIQuery {
     public func answer(from snapshot: OpenSnapshot, context: ReadContext) throws -> Data {
         let offers = try snapshot.itemOffers.value(for: aptcode) {
             try snapshot.withReader { reader in
-                ItemOffers(aptcode: aptcode, rows: try reader.offers(of: aptcode), directory: snapshot.pharmacies, prices: snapshot.prices)
+                ItemOffers(aptcode: aptcode, rows: try reader.offers(of: aptcode, in: snapshot.pharmacies), directory: snapshot.pharmacies,
+                           prices: snapshot.prices)
             }
         }
         return answer(with: offers, of: snapshot, context: context)
