@@ -7,28 +7,38 @@ import IngestCore
 /// prefixes"). Read once per opened snapshot from the index's `fts5vocab`;
 /// a national catalogue holds some tens of thousands of words.
 struct SearchVocabulary: Sendable {
-    /// Sorted by their scalars, so prefixes are neighbours.
-    private let terms: [[Unicode.Scalar]]
+    /// Every word's scalars one after another, sorted by their scalars (so
+    /// prefixes are neighbours); word `i` is `scalars[starts[i]..<starts[i + 1]]`.
+    /// Flat: an array per word was retained and released at each word of
+    /// the scan in `corrections`, a third of a typo's time (perf).
+    private let scalars: [Unicode.Scalar]
+    private let starts: [Int]
 
     /// Alternatives kept per corrected word: a short word with a typo can be
     /// one edit from hundreds of prefixes, and the FTS5 query grows with each.
     static let maximumCorrections = 64
 
     init(terms: [String]) {
-        self.terms = terms.map { Array($0.unicodeScalars) }.sorted { $0.lexicographicallyPrecedes($1) }
+        let sorted = terms.map { Array($0.unicodeScalars) }.sorted { $0.lexicographicallyPrecedes($1) }
+        scalars = sorted.flatMap { $0 }
+        starts = sorted.reduce(into: [0]) { $0.append($0.last! + $1.count) }
     }
 
-    var isEmpty: Bool { terms.isEmpty }
+    var isEmpty: Bool { starts.count == 1 }
+    private var count: Int { starts.count - 1 }
 
     /// Whether some catalogue word starts with `word` (folded here).
     func hasWord(startingWith word: String) -> Bool {
         let prefix = Array(CanonicalText.folded(word).unicodeScalars)
-        var low = 0, high = terms.count
-        while low < high {
-            let middle = (low + high) / 2
-            if terms[middle].lexicographicallyPrecedes(prefix) { low = middle + 1 } else { high = middle }
+        return scalars.withUnsafeBufferPointer { all in
+            func term(_ index: Int) -> UnsafeBufferPointer<Unicode.Scalar> { UnsafeBufferPointer(rebasing: all[starts[index]..<starts[index + 1]]) }
+            var low = 0, high = count
+            while low < high {
+                let middle = (low + high) / 2
+                if term(middle).lexicographicallyPrecedes(prefix) { low = middle + 1 } else { high = middle }
+            }
+            return low < count && term(low).starts(with: prefix)
         }
-        return low < terms.count && terms[low].starts(with: prefix)
     }
 
     /// The prefixes of catalogue words one edit from `word` (folded): a
@@ -39,9 +49,19 @@ struct SearchVocabulary: Sendable {
         let typed = Array(CanonicalText.folded(word).unicodeScalars)
         let length = typed.count
         var found = Set<[Unicode.Scalar]>()
-        for term in terms {
-            for candidateLength in max(1, length - 1)...(length + 1) where candidateLength <= term.count {
-                if Self.oneEditApart(typed, term, length: candidateLength) { found.insert(Array(term[0..<candidateLength])) }
+        typed.withUnsafeBufferPointer { typed in
+            scalars.withUnsafeBufferPointer { all in
+                for index in 0..<count {
+                    let term = UnsafeBufferPointer(rebasing: all[starts[index]..<starts[index + 1]])
+                    // One edit leaves the first letter in place, or the second, or moves one of them by one:
+                    // a prefix of two letters or more matching none of these is no candidate, checked in four loads.
+                    if length >= 3, term.count >= 2, term[0] != typed[0], term[0] != typed[1], term[1] != typed[0], term[1] != typed[1] {
+                        continue
+                    }
+                    for candidateLength in max(1, length - 1)...(length + 1) where candidateLength <= term.count {
+                        if Self.oneEditApart(typed, term, length: candidateLength) { found.insert(Array(term[0..<candidateLength])) }
+                    }
+                }
             }
         }
         let sorted = found.sorted { $0.count != $1.count ? $0.count < $1.count : $0.lexicographicallyPrecedes($1) }
@@ -56,7 +76,7 @@ struct SearchVocabulary: Sendable {
     /// Whether `typed` is exactly one edit from the first `length` scalars of
     /// `term` (optimal string alignment: no edit is counted twice). Indexes
     /// in place: this runs for every word of the catalogue on each typo.
-    static func oneEditApart(_ typed: [Unicode.Scalar], _ term: [Unicode.Scalar], length: Int) -> Bool {
+    static func oneEditApart(_ typed: UnsafeBufferPointer<Unicode.Scalar>, _ term: UnsafeBufferPointer<Unicode.Scalar>, length: Int) -> Bool {
         let count = typed.count
         var first = 0
         let shorter = min(count, length)
