@@ -123,7 +123,7 @@ let package = Package(
         // READ_API.md's queries answered from an open snapshot, and following `current` as it moves.
         .target(
             name: "IngestReadAPI",
-            dependencies: ["IngestCore", "IngestSnapshot"]
+            dependencies: ["IngestCore", "IngestSnapshot", .product(name: "HeapModule", package: "swift-collections")]
         ),
         // The read API over HTTP (Hummingbird 2).
         .executableTarget(

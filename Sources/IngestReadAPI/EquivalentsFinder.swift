@@ -14,47 +14,56 @@ struct EquivalentsFinder {
     struct Candidate {
         var offer: RankedEquivalents.Offer
         var metres: Double?
+        /// The pharmacy's rank by name, the last tie-break.
+        var nameRank: Int
     }
 
+    /// The group's offers ranked for this request, read through SQLite
+    /// where they are not kept yet.
     func equivalents(of aptcode: String, near: GeoPoint?, tier: Int?, limit: Int, when: ReadQuery.When = .any,
                      at moment: RequestMoment, radiusKm: Double? = nil, anyPack: Bool = false) throws -> EquivalentsAnswer {
         let directory = snapshot.pharmacies
-        var ranked = try snapshot.withReader { reader -> [RankedEquivalents.Offer] in
-            guard let group = try reader.equivalenceGroup(of: aptcode, anyPack: anyPack) else { return [] }
-            return try snapshot.equivalents.value(for: .init(group: group, tier: tier)) {
-                try reader.rankedEquivalentOffers(group: group, tier: tier, directory: directory)
+        let offers = try snapshot.withReader { reader -> EquivalentOffers? in
+            let key = EquivalenceGroup.Asked(aptcode: aptcode, anyPack: anyPack)
+            guard let group = try snapshot.equivalenceGroups.value(for: key, make: { try reader.equivalenceGroup(of: aptcode, anyPack: anyPack) }) else {
+                return nil
             }
+            return try snapshot.equivalents.value(for: group) { try reader.equivalentOffers(group: group, directory: directory) }
         }
+        return ranked(offers, near: near, tier: tier, limit: limit, when: when, at: moment, radiusKm: radiusKm, anyPack: anyPack)
+    }
+
+    /// The answer when both the item's group and the group's offers are
+    /// kept; nil otherwise. It needs no SQLite connection, so the request's
+    /// own thread answers it (`ReadAPIQuery.answerFromMemory`).
+    func keptEquivalents(of aptcode: String, near: GeoPoint?, tier: Int?, limit: Int, when: ReadQuery.When = .any,
+                         at moment: RequestMoment, radiusKm: Double? = nil, anyPack: Bool = false) -> EquivalentsAnswer? {
+        guard let group = snapshot.equivalenceGroups.cachedValue(for: .init(aptcode: aptcode, anyPack: anyPack)) ?? nil,
+              let offers = snapshot.equivalents.cachedValue(for: group) else { return nil }
+        return ranked(offers, near: near, tier: tier, limit: limit, when: when, at: moment, radiusKm: radiusKm, anyPack: anyPack)
+    }
+
+    private func ranked(_ offers: EquivalentOffers?, near: GeoPoint?, tier: Int?, limit: Int, when: ReadQuery.When,
+                        at moment: RequestMoment, radiusKm: Double?, anyPack: Bool) -> EquivalentsAnswer {
+        let directory = snapshot.pharmacies
         let from = near.map(MeasuredPoint.init)
-        if when.openNow || when.maxAgeDays != nil || radiusKm != nil {
-            let metres = radiusKm.map { $0 * 1000 }
-            let openNow = directory.openStateRow(at: moment)
-            ranked = ranked.filter { offer in
-                guard directory.admits(offer.pharmacy, when, at: moment, in: openNow, offers: true) else { return false }
-                guard let metres else { return true }
-                return (directory.metres(from: from, to: offer.pharmacy) ?? .infinity) <= metres
-            }
+        let filters = when.openNow || when.maxAgeDays != nil || radiusKm != nil
+        let metres = radiusKm.map { $0 * 1000 }
+        let openNow = directory.openStateRow(at: moment)
+        let head = offers?.head(tier: tier, limit: max(1, limit)) { pharmacy in
+            guard filters else { return true }
+            guard directory.admits(pharmacy, when, at: moment, in: openNow, offers: true) else { return false }
+            guard let metres else { return true }
+            return (directory.metres(from: from, to: pharmacy) ?? .infinity) <= metres
+        } ?? []
+        let candidates = head.map { offer in
+            Candidate(offer: offer, metres: directory.metres(from: from, to: offer.pharmacy), nameRank: directory.nameRanks[offer.pharmacy])
         }
-        // Only the offers that can be on the page: those whose rank is at
-        // most the `limit`-th smallest, ties included, so distance can
-        // order them. `ranked` is in rank order: the cut is a binary search.
-        let wanted = max(1, min(limit, ranked.count))
-        var end = ranked.count
-        if let cut = ranked.isEmpty ? nil : ranked[wanted - 1].rank {
-            var low = wanted, high = ranked.count
-            while low < high {
-                let middle = (low + high) / 2
-                if ranked[middle].rank <= cut { low = middle + 1 } else { high = middle }
-            }
-            end = low
-        }
-        let candidates = ranked[..<end].map { offer in Candidate(offer: offer, metres: directory.metres(from: from, to: offer.pharmacy)) }
         let page = candidates.sorted { left, right in
             if left.offer.rank != right.offer.rank { return left.offer.rank < right.offer.rank }
             let (l, r) = (left.metres ?? .infinity, right.metres ?? .infinity)
             if l != r { return l < r }
-            let (ln, rn) = (directory.nameRanks[left.offer.pharmacy], directory.nameRanks[right.offer.pharmacy])
-            return ln != rn ? ln < rn : left.offer.aptcode < right.offer.aptcode
+            return left.nameRank != right.nameRank ? left.nameRank < right.nameRank : left.offer.aptcode < right.offer.aptcode
         }
         return EquivalentsAnswer(directory: directory, prices: snapshot.prices, showsTier: tier != nil, showsUnitPrice: anyPack, moment: moment,
                                  equivalents: Array(page.prefix(limit)))
@@ -81,15 +90,14 @@ extension SnapshotReader {
     }
 
     /// Every sold offer (quantity above zero or not reported) of the items
-    /// of `group`, at a pharmacy of `directory`, in rank order: the
-    /// patient's price at `tier`, else the shelf price, per unit of the pack
-    /// when the group leaves the pack size open (an offer whose pack size is
-    /// no number ranks after those that have one).
-    func rankedEquivalentOffers(group: EquivalenceGroup, tier: Int?, directory: PharmacyDirectory) throws(SQLiteError) -> [RankedEquivalents.Offer] {
-        // The column is one of four names, never text of the client's.
-        let patient = switch tier { case 50: "offers.price_50_cents"; case 75: "offers.price_75_cents"
-            case 90: "offers.price_90_cents"; case 100: "offers.price_100_cents"; default: "NULL" }
-        let columns = "coalesce(\(patient), offers.price_cents), offers.price_cents, \(patient), offers.aptcode, offers.pharmacy_id, items.name"
+    /// of `group`, at a pharmacy of `directory`, packed with every tier's
+    /// price; the units of each item's pack when the group leaves the pack
+    /// size open.
+    func equivalentOffers(group: EquivalenceGroup, directory: PharmacyDirectory) throws(SQLiteError) -> EquivalentOffers {
+        let columns = """
+            offers.price_cents, offers.price_50_cents, offers.price_75_cents, offers.price_90_cents, offers.price_100_cents,
+            offers.aptcode, offers.pharmacy_id, items.name
+            """
         let sold = "(offers.quantity IS NULL OR offers.quantity > 0)"
         let statement: SQLiteStatement
         var perUnit = false
@@ -113,30 +121,27 @@ extension SnapshotReader {
             for (index, part) in key.enumerated() { try statement.bind(part, at: Int32(index + 1)) }
         }
         defer { statement.reset() }
-        // One aptcode and name string per item, shared by its offers, which
-        // come one item after another: a `String` made and hashed for each
-        // offer's pharmacy and item was a fifth of an uncached `?q=eq` (perf).
-        var item = (aptcode: "", name: "")
+        var packed = EquivalentOffers(perUnit: perUnit)
+        // The offers come one item after another: the item's strings are
+        // made when its aptcode changes, not for each offer (a `String`
+        // made and hashed for each offer's pharmacy and item was a fifth of
+        // an uncached `?q=eq`, perf).
         var itemBytes: [UInt8] = []
-        var offers: [RankedEquivalents.Offer] = []
+        var tiers = [Int64](repeating: EquivalentOffers.noPrice, count: EquivalentOffers.tiers.count)
         while try statement.step() {
-            guard let pharmacy = directory.index(ofID: statement.textBytes(4)) else { continue }
-            let aptcodeBytes = statement.textBytes(3)
-            if !itemBytes.withUnsafeBytes({ PharmacyDirectory.compare($0, aptcodeBytes) == 0 }) {
-                item = (statement.string(3) ?? "", statement.string(5) ?? "")
+            guard let pharmacy = directory.index(ofID: statement.textBytes(6)) else { continue }
+            let aptcodeBytes = statement.textBytes(5)
+            if packed.items.isEmpty || !itemBytes.withUnsafeBytes({ PharmacyDirectory.compare($0, aptcodeBytes) == 0 }) {
                 itemBytes = Array(aptcodeBytes)
+                packed.startItem(aptcode: statement.string(5) ?? "", name: statement.string(7) ?? "", units: Self.packUnits(statement.string(8)))
             }
-            let rankCents = statement.int64(0)
-            let units = perUnit ? Self.packUnits(statement.string(6)) : nil
-            let rank = perUnit ? units.map { Double(rankCents) / $0 } ?? .infinity : Double(rankCents)
-            offers.append(RankedEquivalents.Offer(rank: rank, rankCents: rankCents, units: units, aptcode: item.aptcode, name: item.name,
-                                                 pharmacy: pharmacy, priceCents: statement.int64(1),
-                                                 patientCents: statement.isNull(2) ? nil : statement.int64(2)))
+            for column in tiers.indices {
+                tiers[column] = statement.isNull(Int32(column + 1)) ? EquivalentOffers.noPrice : statement.int64(Int32(column + 1))
+            }
+            packed.append(pharmacy: pharmacy, priceCents: statement.int64(0), tierCents: tiers)
         }
-        // The ranks sorted with their places, then the offers moved once: sorting the offers themselves
-        // moved and counted references to their strings at every step, a tenth of an uncached `?q=eq`.
-        let order = offers.indices.map { (rank: offers[$0].rank, place: $0) }.sorted { ($0.rank, $0.place) < ($1.rank, $1.place) }
-        return order.map { offers[$0.place] }
+        packed.finish()
+        return packed
     }
 
     /// The units a pack size counts (`30`, `30 tk`, `100ml`, `2,5`): its leading number; nil without one or for 0.

@@ -33,8 +33,12 @@ public final class OpenSnapshot: Sendable {
     let legend: [(code: String, text: String)]
     /// The catalogue's words, what a search word with a typo is corrected against.
     let vocabulary: SearchVocabulary
-    /// `?q=eq`'s rankings, made once per group and tier for this snapshot.
-    let equivalents = RankedEquivalents.cache()
+    /// `?q=eq`'s sold offers, packed once per group for this snapshot.
+    let equivalents = EquivalentOffers.cache()
+    /// `?q=eq`'s group of each item asked for (nil: no such item): with
+    /// the group's offers kept too, an answer needs no SQLite connection.
+    /// 100,000 items at most, a few dozen bytes each.
+    let equivalenceGroups = SnapshotAnswerCache<EquivalenceGroup.Asked, EquivalenceGroup?>(capacity: 100_000) { $0 == nil ? 0 : 1 }
     /// `?q=i`'s ranked items up to a page's end, once per search for this
     /// snapshot: ranking every match of a short word (500 items for `ta` on
     /// the national snapshot) takes four index scans, and the same searches

@@ -1,18 +1,6 @@
-/// `?q=eq`'s rankings as `OpenSnapshot` keeps them: the sold offers of one
-/// equivalence group ranked at one tier. The ranking is the same for every
-/// client (only the distance, a tie-break, depends on who asks).
-///
-/// Ranking a group read all its offers (1,500 for a medicine with three
-/// packages at 500 pharmacies) on every request: 0.7 ms of CPU each, p99
-/// 16 ms under wrk at 16 connections (`make bench-serve`). From here a
-/// request finds the cut with a binary search and sorts only the offers at
-/// or above it (`EquivalentsFinder`).
+/// `?q=eq`'s offers as a request ranks them (`EquivalentOffers.head`):
+/// those that can be on its page, with what each is ranked by.
 enum RankedEquivalents {
-    struct Key: Hashable, Sendable {
-        var group: EquivalenceGroup
-        var tier: Int?
-    }
-
     /// One sold offer of the group, with what it is ranked by.
     struct Offer: Sendable {
         /// The patient's price at the tier, else the shelf price; per unit of the pack for `packs=any`.
@@ -27,11 +15,6 @@ enum RankedEquivalents {
         var priceCents: Int64
         var patientCents: Int64?
     }
-
-    /// 200,000 offers at most (about 100 bytes each with their share of the strings).
-    static func cache(capacity: Int = 200_000) -> SnapshotAnswerCache<Key, [Offer]> {
-        SnapshotAnswerCache(capacity: capacity) { $0.count }
-    }
 }
 
 /// What `?q=eq` calls "the same medicine" as an item (READ_API.md, Versions 2 and 3).
@@ -41,4 +24,10 @@ enum EquivalenceGroup: Hashable, Sendable {
     case register([String])
     /// A package the register does not list, or lists without an ATC code: nothing says what it is the same as, so only its own offers.
     case itself(String)
+
+    /// What a request asks the group of: an item, with or without its pack size.
+    struct Asked: Hashable, Sendable {
+        var aptcode: String
+        var anyPack: Bool
+    }
 }

@@ -39,7 +39,8 @@ struct ItemOffersCacheTests {
     }
 
     /// The server answers on the request's thread what memory alone gives:
-    /// `q=p` always, `q=ip` once the item's offers are kept, no other query;
+    /// `q=p` always, `q=ip` once the item's offers are kept, `q=eq` once its
+    /// group's are, no other query;
     /// and that answer is the one read from the file.
     @Test func answersFromMemoryAreTheFilesAnswers() throws {
         let sample = SampleSnapshot.shared
@@ -56,6 +57,19 @@ struct ItemOffersCacheTests {
         let kept = try #require(try ReadAPI.answerFromMemory(offers, of: snapshot, context: context))
         #expect(String(decoding: kept, as: UTF8.self) == String(decoding: fromFile, as: UTF8.self))
         #expect(try ReadAPI.answerFromMemory(try ReadQuery(["q": "ip", "aptcode": "MM0034978"]), of: snapshot, context: context) == nil)
+
+        // `q=eq`: the item's group and the group's offers kept once, then every tier and position from memory; `packs=any` is another group.
+        let cheapest = ["q": "eq", "aptcode": "MM0007145", "latitude": "59.4137", "longitude": "24.6856"]
+        #expect(try ReadAPI.answerFromMemory(try ReadQuery(cheapest), of: snapshot, context: context) == nil, "not asked yet: the file is read")
+        let ranked = try ReadAPI.answer(try ReadQuery(cheapest), from: snapshot, context: context)
+        #expect(String(decoding: ranked, as: UTF8.self).contains("\"i\":\"MM0007145\""))
+        for more in [[:], ["tier": "75"], ["tier": "100", "limit": "1"], ["latitude": "58.38", "longitude": "26.72", "radius": "30"]] {
+            let query = try ReadQuery(cheapest.merging(more) { $1 })
+            let kept = try #require(try ReadAPI.answerFromMemory(query, of: snapshot, context: context), "\(more)")
+            #expect(String(decoding: kept, as: UTF8.self) == String(decoding: try ReadAPI.answer(query, from: snapshot, context: context), as: UTF8.self))
+        }
+        #expect(try ReadAPI.answerFromMemory(try ReadQuery(cheapest.merging(["packs": "any"]) { $1 }), of: snapshot, context: context) == nil)
+        #expect(try ReadAPI.answerFromMemory(try ReadQuery(["q": "eq", "aptcode": "NOPE"]), of: snapshot, context: context) == nil)
 
         for other in [["q": "i", "search": "ibu"], ["q": "id", "aptcode": "MM0007145", "client_id": "31461"], ["q": "a"]] {
             #expect(try ReadAPI.answerFromMemory(try ReadQuery(other), of: snapshot, context: context) == nil, "\(other)")

@@ -2,21 +2,17 @@
 import IngestTestSupport
 import Testing
 
-/// What an open snapshot keeps for its answers (`?q=eq`'s rankings here):
+/// What an open snapshot keeps for its answers (`?q=eq`'s groups, `?q=ip`'s offers):
 /// made once, reused, bounded by the units held, the least recently used
 /// entry dropped first.
 struct SnapshotAnswerCacheTests {
     struct RankFailed: Error {}
 
-    static func offers(_ count: Int) -> [RankedEquivalents.Offer] {
-        (0..<count).map { RankedEquivalents.Offer(rank: Double($0), rankCents: Int64($0), units: nil, aptcode: "A\($0)", name: "N", pharmacy: 0, priceCents: Int64($0), patientCents: nil) }
-    }
-
     @Test func aGroupIsRankedOnceAndTheLeastRecentlyUsedGoesFirst() throws {
-        let cache = RankedEquivalents.cache(capacity: 10)
+        let cache = SnapshotAnswerCache<String, [Int]>(capacity: 10) { $0.count }
         var ranked: [String] = []
         func ask(_ group: String, _ count: Int, tier: Int? = nil) -> Int {
-            cache.value(for: .init(group: .register([group]), tier: tier)) { ranked.append(group + "/\(tier ?? 0)"); return Self.offers(count) }.count
+            cache.value(for: group + "/\(tier ?? 0)") { ranked.append(group + "/\(tier ?? 0)"); return Array(0..<count) }.count
         }
         #expect(ask("a", 4) == 4)
         #expect(ask("a", 99) == 4, "the cached ranking, not a new one")
@@ -35,7 +31,7 @@ struct SnapshotAnswerCacheTests {
         #expect(ask("huge", 11) == 11 && ask("huge", 11) == 11)
         #expect(ranked.suffix(2) == ["huge/0", "huge/0"])
         // A failed ranking is not kept either.
-        #expect(throws: RankFailed.self) { try cache.value(for: .init(group: .register(["x"]), tier: nil)) { throw RankFailed() } }
+        #expect(throws: RankFailed.self) { try cache.value(for: "x/0") { throw RankFailed() } }
         #expect(ask("x", 1) == 1)
         #expect(ranked.last == "x/0")
         // Nor is a value that costs nothing: a group nobody sells is asked again.

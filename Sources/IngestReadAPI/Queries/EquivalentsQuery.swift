@@ -62,6 +62,12 @@ public struct EquivalentsQuery: ReadAPIQuery {
 
     public var saysWhatIsOpen: Bool { when.at == nil }
 
+    /// An item whose group and the group's offers are kept (`OpenSnapshot.equivalents`).
+    public func answerFromMemory(of snapshot: OpenSnapshot, context: ReadContext) throws -> Data? {
+        EquivalentsFinder(snapshot: snapshot).keptEquivalents(of: aptcode, near: near, tier: tier, limit: limit, when: when, at: context.moment(when.at),
+                                                              radiusKm: radiusKm, anyPack: anyPack).map(ReadAPI.encode)
+    }
+
     public func answer(from snapshot: OpenSnapshot, context: ReadContext) throws -> Data {
         ReadAPI.encode(try EquivalentsFinder(snapshot: snapshot).equivalents(of: aptcode, near: near, tier: tier, limit: limit,
                                                                              when: when, at: context.moment(when.at),
