@@ -1,6 +1,6 @@
 import Foundation
 
-/// The two system calls every file of the importer goes through, retried
+/// The system calls every file of the importer goes through, retried
 /// when a signal interrupts them (EINTR), once, here: the loop was written
 /// seven times before, each a chance to forget the retry or a partial write.
 public enum FileIO {
@@ -11,6 +11,17 @@ public enum FileIO {
             let got = Glibc.read(descriptor, buffer, count)
             if got >= 0 { return got }
             if errno != EINTR { throw POSIXFailure(operation: operation, path: path) }
+        }
+    }
+
+    /// pread(2) of up to `count` bytes at `offset`, leaving the file's position alone (several readers share one
+    /// descriptor); 0 at the end of the file. Throws with `errno`.
+    public static func read(_ descriptor: Int32, at offset: Int, into buffer: UnsafeMutableRawPointer, count: Int,
+                            path: String) throws(POSIXFailure) -> Int {
+        while true {
+            let got = Glibc.pread(descriptor, buffer, count, off_t(offset))
+            if got >= 0 { return got }
+            if errno != EINTR { throw POSIXFailure(operation: "pread", path: path) }
         }
     }
 

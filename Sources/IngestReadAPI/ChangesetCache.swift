@@ -16,8 +16,9 @@ import Synchronization
 /// (`Repr-Digest`), so a client refuses a truncated or altered one before
 /// SQLite reads a byte (`ingest snapshots apply`).
 public final class ChangesetCache: Sendable {
-    public enum Answer: Equatable, Sendable {
-        case changeset(Data, digest: ChangesetDigest)
+    public enum Answer: Sendable {
+        /// The night's own file, or the nights' combined, read as it is sent (`ChangesetFile`).
+        case changeset(ChangesetFile)
         /// The client is on current already: nothing to apply.
         case upToDate
         /// The client's version is no longer kept (or never was, or is damaged, or has another schema): it downloads the whole snapshot.
@@ -35,6 +36,8 @@ public final class ChangesetCache: Sendable {
     }
 
     private let directory: SnapshotDirectory
+    /// Where a changeset combined from several nights is written (a file without a name).
+    private let temporaryDirectory: String
     private let capacity: Int
     private let work: any BlockingWork
     private let started: @Sendable () -> Void
@@ -45,9 +48,10 @@ public final class ChangesetCache: Sendable {
     /// their threads); `started` hears a build begin on that pool and
     /// `built` how long it took, so `/metrics` can say how many are under
     /// way and a test can see queries answered while one is.
-    public init(directory: SnapshotDirectory, capacity: Int = 4, work: any BlockingWork,
+    public init(directory: SnapshotDirectory, temporaryDirectory: String = NSTemporaryDirectory(), capacity: Int = 4, work: any BlockingWork,
                 started: @escaping @Sendable () -> Void = {}, built: @escaping @Sendable (Duration) -> Void = { _ in }) {
         self.directory = directory
+        self.temporaryDirectory = temporaryDirectory
         self.capacity = capacity
         self.work = work
         self.started = started
@@ -74,13 +78,13 @@ public final class ChangesetCache: Sendable {
         let task = state.withLock { state -> Task<Answer, any Error> in
             if let made = state.made.first(where: { $0.pair == pair }) { return Task { made.answer } }
             if let making = state.making[pair] { return making }
-            let (directory, work, started, built) = (directory, work, started, built)
+            let (directory, temporaryDirectory, work, started, built) = (directory, temporaryDirectory, work, started, built)
             let task = Task {
                 try await work.run {
                     started()
                     let start = ContinuousClock.now
                     defer { built(ContinuousClock.now - start) }
-                    return try Self.make(pair, in: directory)
+                    return try Self.make(pair, in: directory, temporaryDirectory: temporaryDirectory)
                 }
             }
             state.making[pair] = task
@@ -100,12 +104,12 @@ public final class ChangesetCache: Sendable {
         return answer
     }
 
-    private static func make(_ pair: Pair, in directory: SnapshotDirectory) throws -> Answer {
+    private static func make(_ pair: Pair, in directory: SnapshotDirectory, temporaryDirectory: String) throws -> Answer {
         do {
-            guard let data = try ChangesetChain.changeset(from: pair.from, to: pair.to, in: directory) else {
+            guard let file = try ChangesetChain.changesetFile(from: pair.from, to: pair.to, in: directory, temporaryDirectory: temporaryDirectory) else {
                 return .gone("no nightly changesets lead from version \(pair.from) to \(pair.to) (a night between them started a new history or a new schema): download the whole snapshot")
             }
-            return .changeset(data, digest: ChangesetDigest(of: data))
+            return .changeset(file)
         } catch let damaged as ChangesetChain.Damaged {
             return .gone("\(damaged): download the whole snapshot")
         } catch {

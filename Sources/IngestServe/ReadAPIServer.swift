@@ -120,16 +120,26 @@ struct ReadAPIServer {
         }
     }
 
-    /// A changeset sent a megabyte at a time, as the client takes it: the
-    /// bench's nightly one is 96 MB, and a copy of it for each of three
-    /// clients at once (`ByteBuffer(bytes:)`) was most of the server's memory.
-    static func streamed(_ data: Data, chunk: Int = 1 << 20) -> ResponseBody {
-        ResponseBody(contentLength: data.count) { writer in
-            var offset = data.startIndex
-            while offset < data.endIndex {
-                let end = min(offset + chunk, data.endIndex)
-                try await writer.write(ByteBuffer(bytes: data[offset..<end]))
-                offset = end
+    /// A changeset sent a megabyte at a time, as the client takes it, read
+    /// from its file on the query pool: the bench's nightly one is 96 MB,
+    /// held in memory it was most of the server's resident memory
+    /// (`ChangesetFile`).
+    static func streamed(_ file: ChangesetFile, reads: any BlockingWork, chunk: Int = 1 << 20) -> ResponseBody {
+        ResponseBody(contentLength: file.size) { writer in
+            var offset = 0
+            while offset < file.size {
+                let start = offset
+                let buffer = try await reads.run {
+                    let wanted = min(chunk, file.size - start)
+                    var buffer = ByteBufferAllocator().buffer(capacity: wanted)
+                    try buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: wanted) { raw in
+                        try file.read(at: start, into: raw.baseAddress!, count: wanted)
+                        return wanted
+                    }
+                    return buffer
+                }
+                try await writer.write(buffer)
+                offset += buffer.readableBytes
             }
             try await writer.finish(nil)
         }
@@ -137,11 +147,11 @@ struct ReadAPIServer {
 
     private func changes(_ request: Request, since: String, snapshot: OpenSnapshot) async throws -> Response {
         switch try await changesets.answer(since: since, current: snapshot) {
-        case .changeset(let data, let digest):
+        case .changeset(let file):
             // Not gzipped: the digest is of the bytes the client applies.
             return Response(status: .ok, headers: [.contentType: "application/octet-stream", Self.versionHeader: snapshot.version,
-                                                   Self.digestHeader: digest.header, .cacheControl: "public, max-age=60"],
-                            body: Self.streamed(data))
+                                                   Self.digestHeader: file.digest.header, .cacheControl: "public, max-age=60"],
+                            body: Self.streamed(file, reads: queries))
         case .upToDate:
             return Response(status: .noContent, headers: [Self.versionHeader: snapshot.version])
         case .gone(let reason):

@@ -53,8 +53,8 @@ struct SnapshotWatcher: Service {
         let (changesets, logger) = (changesets, logger)
         Task {
             do {
-                if case .changeset(let data, _) = try await changesets.answer(since: previous, current: snapshot) {
-                    logger.info("changeset \(previous) → \(snapshot.version) ready: \(data.count) bytes",
+                if case .changeset(let file) = try await changesets.answer(since: previous, current: snapshot) {
+                    logger.info("changeset \(previous) → \(snapshot.version) ready: \(file.size) bytes",
                                 metadata: ["event": "changeset_ready", "from": "\(previous)", "to": "\(snapshot.version)"])
                 }
             } catch {

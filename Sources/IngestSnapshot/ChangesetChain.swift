@@ -33,16 +33,18 @@ public enum ChangesetChain {
         return versions.reversed()
     }
 
-    /// One version's nightly changeset, read and checked against its manifest.
+    /// One version's nightly changeset, read and checked against its manifest (`ChangesetFile.nightly`).
     public static func nightly(_ version: String, in directory: SnapshotDirectory) throws -> Data {
-        let manifest = try directory.readManifest(version)
-        guard let entry = manifest.changeset else { throw Damaged(version: version, reason: "is not listed in its manifest") }
-        let data = try Data(contentsOf: URL(fileURLWithPath: "\(directory.path)/\(entry.file)"))
-        let digest = ChangesetDigest(of: data).hex
-        guard digest == entry.sha256, Int64(data.count) == entry.size else {
-            throw Damaged(version: version, reason: "does not match its manifest (\(data.count) bytes, SHA-256 \(digest); the manifest says \(entry.size) bytes, \(entry.sha256))")
-        }
-        return data
+        try ChangesetFile.nightly(version, in: directory).data()
+    }
+
+    /// The changeset from `from` to `to` as `ingest-serve` sends it: the
+    /// night's own file for one night, the nights combined into a file
+    /// without a name in `temporaryDirectory` for more; nil when no chain joins them.
+    public static func changesetFile(from: String, to: String, in directory: SnapshotDirectory, temporaryDirectory: String) throws -> ChangesetFile? {
+        guard let versions = links(from: from, to: to, in: directory), !versions.isEmpty else { return nil }
+        if versions.count == 1 { return try ChangesetFile.nightly(versions[0], in: directory) }
+        return try ChangesetFile.holding(try combine(try versions.map { try nightly($0, in: directory) }), in: temporaryDirectory)
     }
 
     /// The changeset from `from` to `to`; nil when no chain joins them.
