@@ -17,8 +17,8 @@ import Synchronization
 /// SQLite reads a byte (`ingest snapshots apply`).
 public final class ChangesetCache: Sendable {
     public enum Answer: Sendable {
-        /// The night's own file, or the nights' combined, read as it is sent (`ChangesetFile`).
-        case changeset(ChangesetFile)
+        /// The night's own file, or the nights' combined, read as it is sent (`OpenChangeset`).
+        case changeset(OpenChangeset)
         /// The client is on current already: nothing to apply.
         case upToDate
         /// The client's version is no longer kept (or never was, or is damaged, or has another schema): it downloads the whole snapshot.
@@ -106,7 +106,7 @@ public final class ChangesetCache: Sendable {
 
     private static func make(_ pair: Pair, in directory: SnapshotDirectory, temporaryDirectory: String) throws -> Answer {
         do {
-            guard let file = try ChangesetChain.changesetFile(from: pair.from, to: pair.to, in: directory, temporaryDirectory: temporaryDirectory) else {
+            guard let file = try ChangesetChain.openChangeset(from: pair.from, to: pair.to, in: directory, temporaryDirectory: temporaryDirectory) else {
                 return .gone("no nightly changesets lead from version \(pair.from) to \(pair.to) (a night between them started a new history or a new schema): download the whole snapshot")
             }
             return .changeset(file)

@@ -123,8 +123,8 @@ struct ReadAPIServer {
     /// A changeset sent a megabyte at a time, as the client takes it, read
     /// from its file on the query pool: the bench's nightly one is 96 MB,
     /// held in memory it was most of the server's resident memory
-    /// (`ChangesetFile`).
-    static func streamed(_ file: ChangesetFile, reads: any BlockingWork, chunk: Int = 1 << 20) -> ResponseBody {
+    /// (`OpenChangeset`).
+    static func streamed(_ file: OpenChangeset, reads: any BlockingWork, chunk: Int = 1 << 20) -> ResponseBody {
         ResponseBody(contentLength: file.size) { writer in
             var offset = 0
             while offset < file.size {

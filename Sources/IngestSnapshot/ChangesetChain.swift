@@ -33,18 +33,18 @@ public enum ChangesetChain {
         return versions.reversed()
     }
 
-    /// One version's nightly changeset, read and checked against its manifest (`ChangesetFile.nightly`).
+    /// One version's nightly changeset, read and checked against its manifest (`OpenChangeset.nightly`).
     public static func nightly(_ version: String, in directory: SnapshotDirectory) throws -> Data {
-        try ChangesetFile.nightly(version, in: directory).data()
+        try OpenChangeset.nightly(version, in: directory).data()
     }
 
     /// The changeset from `from` to `to` as `ingest-serve` sends it: the
     /// night's own file for one night, the nights combined into a file
     /// without a name in `temporaryDirectory` for more; nil when no chain joins them.
-    public static func changesetFile(from: String, to: String, in directory: SnapshotDirectory, temporaryDirectory: String) throws -> ChangesetFile? {
+    public static func openChangeset(from: String, to: String, in directory: SnapshotDirectory, temporaryDirectory: String) throws -> OpenChangeset? {
         guard let versions = links(from: from, to: to, in: directory), !versions.isEmpty else { return nil }
-        if versions.count == 1 { return try ChangesetFile.nightly(versions[0], in: directory) }
-        return try ChangesetFile.holding(try combine(try versions.map { try nightly($0, in: directory) }), in: temporaryDirectory)
+        if versions.count == 1 { return try OpenChangeset.nightly(versions[0], in: directory) }
+        return try OpenChangeset.holding(try combine(try versions.map { try nightly($0, in: directory) }), in: temporaryDirectory)
     }
 
     /// The changeset from `from` to `to`; nil when no chain joins them.

@@ -11,7 +11,7 @@ import IngestCore
 /// Held in memory, the bench's nightly changeset (96 MB) was most of the
 /// server's resident memory, and each further version clients came from
 /// (four pairs are kept) would have added its own.
-public final class ChangesetFile: Sendable {
+public final class OpenChangeset: Sendable {
     /// The descriptor, closed with the last reference: a pruned or replaced
     /// file stays readable, so what was checked is what is sent.
     private final class Descriptor: Sendable {
@@ -34,7 +34,7 @@ public final class ChangesetFile: Sendable {
     }
 
     /// One version's nightly changeset, opened and checked against its manifest.
-    public static func nightly(_ version: String, in directory: SnapshotDirectory) throws -> ChangesetFile {
+    public static func nightly(_ version: String, in directory: SnapshotDirectory) throws -> OpenChangeset {
         let manifest = try directory.readManifest(version)
         guard let entry = manifest.changeset else { throw ChangesetChain.Damaged(version: version, reason: "is not listed in its manifest") }
         let path = "\(directory.path)/\(entry.file)"
@@ -50,12 +50,12 @@ public final class ChangesetFile: Sendable {
         guard hex == entry.sha256, Int64(size) == entry.size, let digest = ChangesetDigest(parsing: hex) else {
             throw ChangesetChain.Damaged(version: version, reason: "does not match its manifest (\(size) bytes, SHA-256 \(hex); the manifest says \(entry.size) bytes, \(entry.sha256))")
         }
-        return ChangesetFile(descriptor: descriptor, path: path, size: size, digest: digest)
+        return OpenChangeset(descriptor: descriptor, path: path, size: size, digest: digest)
     }
 
     /// `data` (a changeset made here) in a file of its own in `directory`,
     /// its name removed as soon as it is open (Swift's Glibc has no `O_TMPFILE`).
-    public static func holding(_ data: Data, in directory: String) throws -> ChangesetFile {
+    public static func holding(_ data: Data, in directory: String) throws -> OpenChangeset {
         var template = Array("\(directory)/ingest-serve-changeset-XXXXXX".utf8CString)
         let opened = mkstemp(&template)
         guard opened >= 0 else { throw POSIXFailure(operation: "mkstemp", path: directory) }
@@ -64,7 +64,7 @@ public final class ChangesetFile: Sendable {
         _ = fcntl(opened, F_SETFD, FD_CLOEXEC) // only keeps a child process from inheriting it; the server starts none
         let path = "\(directory) (a changeset of \(data.count) bytes)"
         try FileIO.write(data, to: descriptor.value, path: path)
-        return ChangesetFile(descriptor: descriptor, path: path, size: data.count, digest: ChangesetDigest(of: data))
+        return OpenChangeset(descriptor: descriptor, path: path, size: data.count, digest: ChangesetDigest(of: data))
     }
 
     /// `count` bytes from `offset` into `buffer`. The file was checked
