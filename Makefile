@@ -45,7 +45,7 @@ test: setup test-tools
 # The multi-night model test (Tests/IngestPipelineTests/NightsModelTests.swift)
 # over many seeds: every published snapshot held row by row to an oracle
 # written from the spec. `make test` runs seeds 1-10 × 12 nights; this runs
-# NIGHTS_SEEDS × NIGHTS (a few minutes). A failing seed is shrunk and printed.
+# NIGHTS_SEEDS × NIGHTS (about ten minutes). A failing seed is shrunk and printed.
 NIGHTS_SEEDS ?= 1-200
 NIGHTS ?= 12
 nights: setup
