@@ -230,7 +230,7 @@ public struct SnapshotDiff: Sendable, Codable, Equatable {
 
     /// The offers' part of a diff, counted one changed offer at a time in
     /// bounded memory: every change bucketed, the largest kept.
-    public struct OfferTally {
+    public struct OfferTally: Sendable {
         public let sample: Int
         public var added = 0
         public var removed = 0
@@ -252,6 +252,18 @@ public struct SnapshotDiff: Sendable, Codable, Equatable {
         }
 
         var largest: [PriceChange] { Array(kept.sorted(by: SnapshotDiff.larger).prefix(sample)) }
+
+        /// Adds what another tally counted over other rows (the other half
+        /// of a table merged on two threads). `larger` orders every change,
+        /// so the largest kept are the same whichever half saw them.
+        public mutating func absorb(_ other: OfferTally) {
+            added += other.added
+            removed += other.removed
+            priceChanges += other.priceChanges
+            limitPriceChanges += other.limitPriceChanges
+            for index in histogram.indices { histogram[index].count += other.histogram[index].count }
+            kept = Array((kept + other.kept).sorted(by: SnapshotDiff.larger).prefix(sample))
+        }
     }
 
     /// The order of the two rows' keys (pharmacy id, then aptcode), as SQLite's BINARY collation sorts them.

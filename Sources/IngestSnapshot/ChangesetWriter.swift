@@ -37,7 +37,8 @@ public final class ChangesetWriter {
     private let descriptor: Int32
     private let path: String
     private var buffer: [UInt8] = []
-    private var hasher = SHA256()
+    /// Nil for a part: its bytes are hashed when they join the whole.
+    private var hasher: SHA256? = SHA256()
     private var size: Int64 = 0
     private var records = 0
     /// The current table's header, written before its first record only (a table without changes has none, as with SQLite).
@@ -51,12 +52,30 @@ public final class ChangesetWriter {
         buffer.reserveCapacity(Self.flushAt + 4096)
     }
 
+    /// A part: records only, no table header, in a file without a name in
+    /// `directory`, for `append(_:)` to add to a whole changeset. A table
+    /// merged in halves on two threads writes its upper half to one.
+    public init(partIn directory: String) throws {
+        var template = Array("\(directory)/.changeset-part-XXXXXX".utf8CString)
+        descriptor = mkstemp(&template)
+        guard descriptor >= 0 else { throw POSIXFailure(operation: "mkstemp", path: directory) }
+        path = "\(directory) (a changeset part)"
+        // Nothing else opens it: without a name it goes with its descriptor, also when the night fails.
+        unlink(template)
+        _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) // only keeps a child process from inheriting it; the night starts none
+        hasher = nil
+        buffer.reserveCapacity(Self.flushAt + 4096)
+    }
+
     deinit { if descriptor >= 0 { close(descriptor) } }
+
+    private var isPart: Bool { hasher == nil }
 
     static let flushAt = 1 << 20
 
     /// Starts a table: `keyPositions[i]` is column i's place in its primary key (from 1), 0 outside it.
     func table(_ name: String, keyPositions: [UInt8]) {
+        guard !isPart else { return }
         var header: [UInt8] = [UInt8(ascii: "T")]
         Self.appendVarint(UInt64(keyPositions.count), to: &header)
         header += keyPositions
@@ -64,75 +83,78 @@ public final class ChangesetWriter {
         pendingHeader = header
     }
 
-    /// The row `statement` is on, from column `offset` on (`count` columns), as an INSERT or a DELETE.
-    func whole(_ operation: Operation, _ statement: OpaquePointer, offset: Int32, count: Int32) throws {
+    /// An INSERT or a DELETE of a whole row: `values` holds every column,
+    /// in the table's order, already in the changeset's encoding.
+    func record(_ operation: Operation, values: UnsafeRawBufferPointer) {
         begin(operation)
-        for column in 0..<count { appendValue(statement, offset + column) }
-        try flushIfFull()
+        buffer.append(contentsOf: values)
     }
 
-    /// An UPDATE from the row of `old` to the row of `new` (same columns
-    /// from `oldOffset` and `newOffset`), `changed[i]` for the columns that differ.
-    func update(old: OpaquePointer, oldOffset: Int32, new: OpaquePointer, newOffset: Int32, primaryKey: [Bool], changed: [Bool]) throws {
+    /// An UPDATE from the row `old` to the row `new` (each column's encoded
+    /// value, in the table's order), `changed[i]` for the columns that differ.
+    func update(old: [UnsafeRawBufferPointer], new: [UnsafeRawBufferPointer], primaryKey: [Bool], changed: [Bool]) {
         begin(.update)
-        for column in 0..<Int32(changed.count) {
-            if primaryKey[Int(column)] || changed[Int(column)] { appendValue(old, oldOffset + column) } else { buffer.append(0) }
+        for column in changed.indices {
+            if primaryKey[column] || changed[column] { buffer.append(contentsOf: old[column]) } else { buffer.append(0) }
         }
-        for column in 0..<Int32(changed.count) {
-            if changed[Int(column)] { appendValue(new, newOffset + column) } else { buffer.append(0) }
+        for column in changed.indices {
+            if changed[column] { buffer.append(contentsOf: new[column]) } else { buffer.append(0) }
         }
-        try flushIfFull()
+    }
+
+    /// The records of `part`, written after this writer's own: the table
+    /// this writer started last goes on (its header first, if its own half
+    /// had no record).
+    public func append(_ part: ChangesetWriter) throws {
+        precondition(part.isPart && !isPart, "a part is appended to a whole changeset")
+        try part.flush()
+        guard part.records > 0 else { return }
+        begin(nil)
+        var offset = 0
+        var chunk = [UInt8](repeating: 0, count: Self.flushAt)
+        while offset < Int(part.size) {
+            let wanted = min(chunk.count, Int(part.size) - offset)
+            let got = try chunk.withUnsafeMutableBytes { bytes throws(POSIXFailure) in
+                try FileIO.read(part.descriptor, at: offset, into: bytes.baseAddress!, count: wanted, path: part.path)
+            }
+            // It wrote `size` bytes: shorter means the disk lost them.
+            guard got > 0 else { throw POSIXFailure(operation: "read back a changeset part", path: part.path, code: EIO) }
+            buffer.append(contentsOf: chunk[0..<got])
+            offset += got
+            try flushIfFull()
+        }
+        records += part.records
     }
 
     /// Writes what is buffered, syncs and closes the file.
     public func finish() throws -> Written {
+        precondition(!isPart, "a part is appended, not finished")
         try flush()
         guard fsync(descriptor) == 0 else { throw POSIXFailure(operation: "fsync", path: path) }
-        let digest = hasher.finalize().map { String(format: "%02x", $0) }.joined()
+        let digest = (hasher ?? SHA256()).finalize().map { String(format: "%02x", $0) }.joined()
         return Written(size: size, sha256: digest, records: records)
     }
 
-    private func begin(_ operation: Operation) {
+    /// A record's start (an operation), or with nil only the pending table header.
+    private func begin(_ operation: Operation?) {
         if let header = pendingHeader {
             buffer += header
             pendingHeader = nil
         }
+        guard let operation else { return }
         buffer.append(operation.rawValue)
         buffer.append(0)
         records += 1
     }
 
-    private func appendValue(_ statement: OpaquePointer, _ column: Int32) {
-        switch sqlite3_column_type(statement, column) {
-        case SQLITE_INTEGER:
-            buffer.append(1)
-            Self.appendBigEndian(UInt64(bitPattern: sqlite3_column_int64(statement, column)), to: &buffer)
-        case SQLITE_FLOAT:
-            buffer.append(2)
-            Self.appendBigEndian(sqlite3_column_double(statement, column).bitPattern, to: &buffer)
-        case SQLITE_TEXT:
-            appendBytes(tag: 3, UnsafeRawPointer(sqlite3_column_text(statement, column)), count: sqlite3_column_bytes(statement, column))
-        case SQLITE_BLOB:
-            appendBytes(tag: 4, sqlite3_column_blob(statement, column), count: sqlite3_column_bytes(statement, column))
-        default:
-            buffer.append(5)
-        }
-    }
-
-    /// Text or a blob: its tag, its length as a varint, its bytes (SQLite's pointer first, then its length: the documented order).
-    private func appendBytes(tag: UInt8, _ start: UnsafeRawPointer?, count: Int32) {
-        buffer.append(tag)
-        Self.appendVarint(UInt64(count), to: &buffer)
-        if let start, count > 0 { buffer.append(contentsOf: UnsafeRawBufferPointer(start: start, count: Int(count))) }
-    }
-
-    private func flushIfFull() throws {
+    /// Writes the buffer out once it holds a megabyte; after each record.
+    func flushIfFull() throws {
         if buffer.count >= Self.flushAt { try flush() }
     }
 
     private func flush() throws {
         guard !buffer.isEmpty else { return }
-        hasher.update(data: buffer)
+        hasher?.update(data: buffer)
         try buffer.withUnsafeBytes { bytes in
             var offset = 0
             while offset < bytes.count {
@@ -150,6 +172,19 @@ public final class ChangesetWriter {
 
     static func appendBigEndian(_ value: UInt64, to bytes: inout [UInt8]) {
         for shift in stride(from: 56, through: 0, by: -8) { bytes.append(UInt8(truncatingIfNeeded: value >> UInt64(shift))) }
+    }
+
+    /// The varint at `offset` and its width in bytes; width 0 when the bytes end first.
+    static func readVarint(_ bytes: UnsafeRawBufferPointer, at offset: Int) -> (value: UInt64, width: Int) {
+        var value: UInt64 = 0
+        for index in 0..<9 {
+            guard offset + index < bytes.count else { return (0, 0) }
+            let byte = bytes[offset + index]
+            if index == 8 { return (value << 8 | UInt64(byte), 9) }
+            value = value << 7 | UInt64(byte & 0x7f)
+            if byte & 0x80 == 0 { return (value, index + 1) }
+        }
+        return (value, 9)
     }
 
     /// SQLite's varint (`sqlite3PutVarint`): 7 bits a byte, most significant

@@ -30,17 +30,37 @@ public enum SnapshotMerge {
         public func index(of column: String) -> Int32? { columns.firstIndex(of: column).map(Int32.init) }
     }
 
+    /// Which of a table's rows a merge reads, by the first column of its
+    /// key: two merges of the halves on either side of one boundary write
+    /// together, lower then upper, exactly the whole table's records.
+    public enum KeyRange: Sendable {
+        case all
+        /// Rows whose first key column sorts before this text.
+        case below(String)
+        /// Rows whose first key column is this text or sorts after it.
+        case from(String)
+    }
+
+    /// What a merge shows of each changed row: the old row, the new row, or both.
+    public typealias Observer = (Layout, Change, Row?, Row?) throws -> Void
+
     /// Writes the changeset from the snapshot attached as `old` to `main`
     /// of `database`, table by table in the order given, into `writer`;
-    /// `observe` sees each changed row (the old row, the new row, or both,
-    /// on statements positioned on them).
+    /// `observe` sees each changed row (the old row, the new row, or both).
     public static func writeChangeset(in database: SQLiteDatabase, tables: [String], to writer: ChangesetWriter,
-                                      observe: (Layout, Change, SQLiteStatement?, SQLiteStatement?) throws -> Void = { _, _, _, _ in }) throws {
+                                      observe: Observer = { _, _, _, _ in }) throws {
         for table in tables {
-            let layout = try Self.layout(of: table, in: database)
-            writer.table(table, keyPositions: layout.keyPositions)
-            try merge(layout, in: database, writer: writer, observe: observe)
+            try writeTable(table, in: database, to: writer, observe: observe)
         }
+    }
+
+    /// One table's records, or those of `range`, after its header (a part
+    /// writer takes no header: its records follow another's).
+    public static func writeTable(_ table: String, range: KeyRange = .all, in database: SQLiteDatabase, to writer: ChangesetWriter,
+                                  observe: Observer = { _, _, _, _ in }) throws {
+        let layout = try Self.layout(of: table, in: database)
+        writer.table(table, keyPositions: layout.keyPositions)
+        try merge(layout, range: range, in: database, writer: writer, observe: observe)
     }
 
     static func layout(of table: String, in database: SQLiteDatabase) throws -> Layout {
@@ -58,45 +78,121 @@ public enum SnapshotMerge {
         return Layout(table: table, columns: columns, primaryKey: keyPositions.map { $0 > 0 }, keyPositions: keyPositions, keyColumns: keyColumns)
     }
 
-    private static func merge(_ layout: Layout, in database: SQLiteDatabase, writer: ChangesetWriter,
-                              observe: (Layout, Change, SQLiteStatement?, SQLiteStatement?) throws -> Void) throws {
+    private static func merge(_ layout: Layout, range: KeyRange, in database: SQLiteDatabase, writer: ChangesetWriter,
+                              observe: Observer) throws {
         let quoted = { (name: String) in "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
-        let list = layout.columns.map(quoted).joined(separator: ", ")
-        let order = layout.keyColumns.map { quoted(layout.columns[Int($0)]) }.joined(separator: ", ")
-        // After the columns, the others than the key as one blob (`ingest_changeset_values`, C in
-        // the shim): most rows are unchanged, and one memcmp says so where reading every value
-        // through the API cost four calls a column (the merge's time on the bench's second night).
-        let rest = layout.columns.indices.filter { !layout.primaryKey[$0] }.map { quoted(layout.columns[$0]) }.joined(separator: ", ")
-        let select = { (schema: String) in "SELECT \(list), ingest_changeset_values(\(rest)) FROM \(schema).\(quoted(layout.table)) ORDER BY \(order)" }
+        let keys = layout.keyColumns.map { quoted(layout.columns[Int($0)]) }.joined(separator: ", ")
+        // The key columns to order by, then the whole row as one blob in the changeset's own
+        // encoding (`ingest_changeset_values`, C in the shim): most rows are unchanged, and one
+        // memcmp says so; an inserted or deleted row is the blob as it is. Reading every value
+        // through the API cost four calls a column, 19–35 % of the merge on the bench's second night.
+        let all = layout.columns.map(quoted).joined(separator: ", ")
+        let first = layout.keyColumns.first.map { quoted(layout.columns[Int($0)]) } ?? "NULL"
+        let (filter, boundary): (String, String?) = switch range {
+        case .all: ("", nil)
+        case .below(let text): (" WHERE \(first) < ?1", text)
+        case .from(let text): (" WHERE \(first) >= ?1", text)
+        }
+        let select = { (schema: String) in
+            "SELECT \(keys), ingest_changeset_values(\(all)) FROM \(schema).\(quoted(layout.table))\(filter) ORDER BY \(keys)"
+        }
         let new = try database.prepare(select("main"))
         let old = try database.prepare(select("old"))
-        let count = Int32(layout.columns.count)
+        if let boundary {
+            try new.bind(boundary, at: 1)
+            try old.bind(boundary, at: 1)
+        }
+        let keyCount = layout.keyColumns.count
+        let rowColumn = Int32(keyCount)
+        let keyPlaces = (0..<Int32(keyCount)).map { $0 }
         var changed = [Bool](repeating: false, count: layout.columns.count)
+        var (oldRow, newRow) = (Row(), Row())
         var (hasNew, hasOld) = (try new.step(), try old.step())
         while hasNew || hasOld {
-            let order = !hasOld ? -1 : !hasNew ? 1 : keyOrder(new.handle, old.handle, layout.keyColumns)
+            let order = !hasOld ? -1 : !hasNew ? 1 : keyOrder(new.handle, old.handle, keyPlaces)
             if order < 0 {
-                try writer.whole(.insert, new.handle, offset: 0, count: count)
-                try observe(layout, .inserted, nil, new)
+                let values = bytes(new.handle, rowColumn, text: false)
+                writer.record(.insert, values: values)
+                try writer.flushIfFull()
+                try newRow.read(values, columns: layout.columns.count)
+                try observe(layout, .inserted, nil, newRow)
                 hasNew = try new.step()
             } else if order > 0 {
-                try writer.whole(.delete, old.handle, offset: 0, count: count)
-                try observe(layout, .deleted, old, nil)
+                let values = bytes(old.handle, rowColumn, text: false)
+                writer.record(.delete, values: values)
+                try writer.flushIfFull()
+                try oldRow.read(values, columns: layout.columns.count)
+                try observe(layout, .deleted, oldRow, nil)
                 hasOld = try old.step()
-            } else if sameValue(old.handle, new.handle, count) {
+            } else if sameValue(old.handle, new.handle, rowColumn) {
                 (hasNew, hasOld) = (try new.step(), try old.step())
             } else {
+                try oldRow.read(bytes(old.handle, rowColumn, text: false), columns: layout.columns.count)
+                try newRow.read(bytes(new.handle, rowColumn, text: false), columns: layout.columns.count)
                 var any = false
-                for column in 0..<count where !layout.primaryKey[Int(column)] {
-                    changed[Int(column)] = !sameValue(old.handle, new.handle, column)
-                    any = any || changed[Int(column)]
+                for column in changed.indices where !layout.primaryKey[column] {
+                    changed[column] = byteOrder(oldRow.values[column], newRow.values[column]) != 0
+                    any = any || changed[column]
                 }
                 if any {
-                    try writer.update(old: old.handle, oldOffset: 0, new: new.handle, newOffset: 0, primaryKey: layout.primaryKey, changed: changed)
-                    try observe(layout, .updated, old, new)
+                    writer.update(old: oldRow.values, new: newRow.values, primaryKey: layout.primaryKey, changed: changed)
+                    try writer.flushIfFull()
+                    try observe(layout, .updated, oldRow, newRow)
                 }
                 (hasNew, hasOld) = (try new.step(), try old.step())
             }
+        }
+    }
+
+    /// One row as the merge read it: each column's value in the changeset's
+    /// encoding, in the table's column order. The bytes are SQLite's until
+    /// its statement steps on: `observe` reads them at once or not at all.
+    public struct Row {
+        /// Each value's bytes: its type byte, then its body.
+        public private(set) var values: [UnsafeRawBufferPointer] = []
+
+        /// A value that did not decode: the blob came from our own function, so this is a defect, not bad data.
+        public struct Malformed: Error, CustomStringConvertible {
+            public var description: String { "a row's changeset encoding did not decode" }
+        }
+
+        /// Cuts `blob` into `columns` values.
+        mutating func read(_ blob: UnsafeRawBufferPointer, columns: Int) throws(Malformed) {
+            values.removeAll(keepingCapacity: true)
+            var offset = 0
+            while values.count < columns {
+                guard offset < blob.count else { throw Malformed() }
+                let start = offset
+                switch blob[offset] {
+                case 1, 2: offset += 9
+                case 3, 4:
+                    offset += 1
+                    let (length, width) = ChangesetWriter.readVarint(blob, at: offset)
+                    guard width > 0 else { throw Malformed() }
+                    offset += width + Int(length)
+                case 5: offset += 1
+                default: throw Malformed()
+                }
+                guard offset <= blob.count else { throw Malformed() }
+                values.append(UnsafeRawBufferPointer(rebasing: blob[start..<offset]))
+            }
+        }
+
+        public func isNull(_ column: Int32) -> Bool { values[Int(column)].first == 5 }
+
+        /// The column's integer; 0 for any other type.
+        public func int64(_ column: Int32) -> Int64 {
+            let value = values[Int(column)]
+            guard value.first == 1, value.count == 9 else { return 0 }
+            return Int64(bitPattern: value.dropFirst().reduce(UInt64(0)) { $0 << 8 | UInt64($1) })
+        }
+
+        /// The column's text; nil for any other type.
+        public func string(_ column: Int32) -> String? {
+            let value = values[Int(column)]
+            guard value.first == 3 else { return nil }
+            let (length, width) = ChangesetWriter.readVarint(value, at: 1)
+            return String(decoding: UnsafeRawBufferPointer(rebasing: value[(1 + width)..<(1 + width + Int(length))]), as: UTF8.self)
         }
     }
 

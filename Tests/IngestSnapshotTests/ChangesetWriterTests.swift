@@ -84,4 +84,55 @@ import Testing
             #expect(applied == expected, "\(table): \(applied.count) rows, \(expected.count) expected, first different \(zip(applied, expected).first { $0.0 != $0.1 }.map { "\($0)" } ?? "none"); \(random.replay)")
         }
     }
+
+    /// A table merged in two halves (the lower into the changeset, the
+    /// upper into a part appended after it) is the one merge's changeset
+    /// byte for byte, wherever the boundary falls: before every key, after
+    /// every key, on a key, between keys; and a half with no change leaves
+    /// the table's header to the other.
+    @Test func halvesAppendedAreTheOneMergeByteForByte() throws {
+        let temporary = TemporaryDirectory()
+        var random = TestRandom(defaultSeed: 44)
+        func rows(_ shift: Int) -> String {
+            var plain: [String] = []
+            for index in 0..<400 where random.next() % 6 != 0 {
+                let amount = random.next() % 3 == 0 ? "\(index + shift)" : "\(index)"
+                plain.append("('C\(String(format: "%04d", index))', \(amount), NULL, NULL, 'n')")
+            }
+            return "INSERT INTO plain VALUES \(plain.joined(separator: ", "));"
+        }
+        let (old, new, newUpperOnly) = ("\(temporary.path)/old.sqlite", "\(temporary.path)/new.sqlite", "\(temporary.path)/upper.sqlite")
+        try Self.database(old, rows(0))
+        try Self.database(new, rows(1))
+        // Yesterday's rows with changes from C0200 on only: the lower half finds none.
+        try FileManager.default.copyItem(atPath: old, toPath: newUpperOnly)
+        let upperOnly = try SQLiteDatabase(path: newUpperOnly)
+        try upperOnly.execute("UPDATE plain SET amount = amount + 1 WHERE code >= 'C0200' AND amount % 3 = 0")
+        try upperOnly.close()
+        for (newer, boundaries) in [(new, ["A", "C0000", "C0133", "C0133x", "C0399", "D"]), (newUpperOnly, ["C0200", "C0300"])] {
+            let whole = "\(temporary.path)/whole.bin"
+            unlink(whole)
+            let expected = try Self.ours(from: old, to: newer, at: whole)
+            let wholeBytes = try Data(contentsOf: URL(fileURLWithPath: whole))
+            #expect(expected.records > 50, "\(random.replay)")
+            for boundary in boundaries {
+                let path = "\(temporary.path)/halves-\(boundary).bin"
+                let database = try SQLiteDatabase(path: newer, readOnly: true)
+                try database.execute("ATTACH DATABASE '\(old)' AS old")
+                let writer = try ChangesetWriter(path: path)
+                let part = try ChangesetWriter(partIn: temporary.path)
+                try SnapshotMerge.writeTable("plain", range: .from(boundary), in: database, to: part)
+                try SnapshotMerge.writeTable("plain", range: .below(boundary), in: database, to: writer)
+                try writer.append(part)
+                for table in ["keyed", "rowids", "gone"] { try SnapshotMerge.writeTable(table, in: database, to: writer) }
+                let written = try writer.finish()
+                try database.close()
+                let halves = try Data(contentsOf: URL(fileURLWithPath: path))
+                #expect(halves == wholeBytes, "boundary \(boundary): \(halves.count) bytes against \(wholeBytes.count)")
+                #expect(written == expected, "boundary \(boundary)")
+            }
+        }
+        // The part left no name behind.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: temporary.path).filter { $0.hasPrefix(".changeset-part") } == [])
+    }
 }
