@@ -162,7 +162,7 @@ let package = Package(
         .testTarget(name: "IngestAdaptersTests", dependencies: ["IngestAdapters", "IngestTestSupport"]),
         .testTarget(name: "IngestSnapshotTests", dependencies: ["IngestSnapshot", "IngestTestSupport", "CSQLite"]),
         .testTarget(name: "IngestPipelineTests", dependencies: ["IngestPipeline", "IngestGenerator", "IngestReadAPI", "IngestTestSupport", "CSQLite"]),
-        .testTarget(name: "IngestCLITests", dependencies: ["IngestCLI", .product(name: "ArgumentParser", package: "swift-argument-parser"), "IngestCore", "IngestSettings", "IngestGenerator", "IngestTestSupport", "IngestSnapshot", "CSQLite", "CLibXML2"]),
+        .testTarget(name: "IngestCLITests", dependencies: ["IngestCLI", "IngestHTMLReport", "IngestPipeline", .product(name: "Mustache", package: "swift-mustache"), .product(name: "ArgumentParser", package: "swift-argument-parser"), "IngestCore", "IngestSettings", "IngestGenerator", "IngestTestSupport", "IngestSnapshot", "CSQLite", "CLibXML2"]),
         .testTarget(name: "IngestReadAPITests", dependencies: ["IngestReadAPI", "IngestServe", "IngestSnapshot", "IngestPipeline", "IngestCore", "IngestGenerator", "IngestTestSupport"]),
         .testTarget(name: "IngestGeneratorTests", dependencies: ["IngestGenerator", "IngestPipeline", "IngestSnapshot", "IngestTestSupport", "CSQLite"]),
     ]

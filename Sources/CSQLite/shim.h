@@ -18,14 +18,24 @@ static inline sqlite3_destructor_type ingest_sqlite_transient(void) {
     return SQLITE_TRANSIENT;
 }
 
-/// An order-free digest of rows, for the check before publishing: the
-/// writer adds every offer it inserts, and `ingest_digest(col, …)` (an SQL
-/// aggregate) computes the same over a scan of a table or of one index, so
-/// "this index holds exactly its table's rows" costs two sequential scans
-/// instead of one index lookup per row (PRAGMA integrity_check).
-/// Each row's hash is FNV-1a over its values, each tagged with its type; rows
-/// combine by a sum and an xor of a multiple, both order-free, so a
-/// difference must fool both to pass. A row can be taken out again.
+/// Order-free digests of rows. Rows combine by a sum and an xor of a
+/// multiple, both order-free, so a difference must fool both to pass; a
+/// row can be taken out again. Two row hashes:
+///
+/// - `ingest_check_digest(col, …)`, for the check before publishing: the
+///   writer adds every offer it inserts, and the aggregate computes the same
+///   over a scan of a table or of one index, so "this index holds exactly
+///   its table's rows" costs two sequential scans instead of one index
+///   lookup per row (PRAGMA integrity_check). Its values never leave the
+///   run, so it is built for speed: each value's type tag and length, then
+///   its bytes eight at a time, each step one 64×64→128-bit multiply whose
+///   halves are xored (wyhash's "mum").
+/// - `ingest_digest(col, …)`, the content digests in the manifest, which
+///   clients that apply a changeset compute too (SNAPSHOT.md): FNV-1a over
+///   each value's bytes, tagged with its type and ended by its length. It
+///   takes one multiply per byte, a dependent chain, which is why the
+///   check's own digests no longer use it (docs/PERFORMANCE.md); it stays
+///   as it is because it is the clients' contract.
 #include <stdint.h>
 #include <string.h>
 
@@ -41,9 +51,34 @@ static inline uint64_t ingest_digest_bytes(uint64_t hash, uint8_t tag, const voi
     return (hash ^ (uint64_t)(uint32_t)length) * 0x100000001B3ULL;
 }
 
-static inline uint64_t ingest_digest_text(uint64_t hash, const char *text, int length) { return ingest_digest_bytes(hash, 3, text, length); }
-static inline uint64_t ingest_digest_int(uint64_t hash, int64_t value) { return ingest_digest_bytes(hash, 1, &value, 8); }
-static inline uint64_t ingest_digest_null(uint64_t hash) { return ingest_digest_bytes(hash, 5, "", 0); }
+static inline uint64_t ingest_check_mix(uint64_t hash, uint64_t word) {
+    __uint128_t product = (__uint128_t)(hash ^ word) * 0x9E3779B97F4A7C15ULL;
+    return (uint64_t)product ^ (uint64_t)(product >> 64);
+}
+
+static inline uint64_t ingest_check_bytes(uint64_t hash, uint8_t tag, const void *bytes, int length) {
+    /* the length leads the value, so ("ab","c") and ("a","bc") differ and a tail's zero padding adds nothing */
+    hash = ingest_check_mix(hash, (uint64_t)tag | ((uint64_t)(uint32_t)length << 8));
+    const uint8_t *p = (const uint8_t *)bytes;
+    int i = 0;
+    for (; i + 8 <= length; i += 8) {
+        uint64_t word;
+        memcpy(&word, p + i, 8);
+        hash = ingest_check_mix(hash, word);
+    }
+    if (i < length) {
+        uint64_t word = 0;
+        memcpy(&word, p + i, (size_t)(length - i));
+        hash = ingest_check_mix(hash, word);
+    }
+    return hash;
+}
+
+static inline uint64_t ingest_check_text(uint64_t hash, const char *text, int length) { return ingest_check_bytes(hash, 3, text, length); }
+static inline uint64_t ingest_check_int(uint64_t hash, int64_t value) {
+    return ingest_check_mix(ingest_check_mix(hash, 1 | (8 << 8)), (uint64_t)value);
+}
+static inline uint64_t ingest_check_null(uint64_t hash) { return ingest_check_mix(hash, 5); }
 
 static inline void ingest_digest_add(ingest_digest_state *state, uint64_t row) {
     state->sum += row; state->mix ^= row * 0x9E3779B97F4A7C15ULL; state->count += 1;
@@ -55,23 +90,46 @@ static inline uint64_t ingest_digest_value(const ingest_digest_state *state) {
     return state->sum ^ ((state->mix << 1) | (state->mix >> 63));
 }
 
-static void ingest_digest_step(sqlite3_context *context, int argc, sqlite3_value **argv) {
+/// One row into either aggregate; `check` picks the row hash (a constant
+/// at both call sites, so each is compiled with its own).
+static inline void ingest_digest_row(sqlite3_context *context, int argc, sqlite3_value **argv, int check) {
     ingest_digest_state *state = (ingest_digest_state *)sqlite3_aggregate_context(context, sizeof(ingest_digest_state));
     if (!state) { sqlite3_result_error_nomem(context); return; }
     uint64_t hash = ingest_digest_row_start();
     for (int i = 0; i < argc; i++) {
         switch (sqlite3_value_type(argv[i])) {
-        case SQLITE_INTEGER: hash = ingest_digest_int(hash, sqlite3_value_int64(argv[i])); break;
-        case SQLITE_FLOAT: { double real = sqlite3_value_double(argv[i]); hash = ingest_digest_bytes(hash, 2, &real, 8); break; }
-        case SQLITE_TEXT: hash = ingest_digest_text(hash, (const char *)sqlite3_value_text(argv[i]), sqlite3_value_bytes(argv[i])); break;
-        case SQLITE_BLOB: hash = ingest_digest_bytes(hash, 4, sqlite3_value_blob(argv[i]), sqlite3_value_bytes(argv[i])); break;
-        default: hash = ingest_digest_null(hash); break;
+        case SQLITE_INTEGER: {
+            int64_t value = sqlite3_value_int64(argv[i]);
+            hash = check ? ingest_check_int(hash, value) : ingest_digest_bytes(hash, 1, &value, 8);
+            break;
+        }
+        case SQLITE_FLOAT: {
+            double real = sqlite3_value_double(argv[i]);
+            hash = check ? ingest_check_bytes(hash, 2, &real, 8) : ingest_digest_bytes(hash, 2, &real, 8);
+            break;
+        }
+        case SQLITE_TEXT: {
+            const unsigned char *text = sqlite3_value_text(argv[i]);
+            int length = sqlite3_value_bytes(argv[i]);
+            hash = check ? ingest_check_bytes(hash, 3, text, length) : ingest_digest_bytes(hash, 3, text, length);
+            break;
+        }
+        case SQLITE_BLOB: {
+            const void *blob = sqlite3_value_blob(argv[i]);
+            int length = sqlite3_value_bytes(argv[i]);
+            hash = check ? ingest_check_bytes(hash, 4, blob, length) : ingest_digest_bytes(hash, 4, blob, length);
+            break;
+        }
+        default: hash = check ? ingest_check_null(hash) : ingest_digest_bytes(hash, 5, "", 0); break;
         }
     }
     ingest_digest_add(state, hash);
 }
 
-/// The aggregate's result: "<rows>:<digest in hex>".
+static void ingest_digest_step(sqlite3_context *context, int argc, sqlite3_value **argv) { ingest_digest_row(context, argc, argv, 0); }
+static void ingest_check_digest_step(sqlite3_context *context, int argc, sqlite3_value **argv) { ingest_digest_row(context, argc, argv, 1); }
+
+/// Either aggregate's result: "<rows>:<digest in hex>".
 static void ingest_digest_final(sqlite3_context *context) {
     ingest_digest_state *state = (ingest_digest_state *)sqlite3_aggregate_context(context, 0);
     ingest_digest_state empty = {0, 0, 0};
@@ -82,8 +140,11 @@ static void ingest_digest_final(sqlite3_context *context) {
 }
 
 static inline int ingest_sqlite_register_digest(sqlite3 *db) {
-    return sqlite3_create_function_v2(db, "ingest_digest", -1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL, NULL,
-                                      ingest_digest_step, ingest_digest_final, NULL);
+    int code = sqlite3_create_function_v2(db, "ingest_digest", -1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL, NULL,
+                                          ingest_digest_step, ingest_digest_final, NULL);
+    if (code != SQLITE_OK) return code;
+    return sqlite3_create_function_v2(db, "ingest_check_digest", -1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL, NULL,
+                                      ingest_check_digest_step, ingest_digest_final, NULL);
 }
 
 /// `ingest_changeset_values(v1, v2, …)`: the values as one blob in the
@@ -109,20 +170,39 @@ static inline unsigned char *ingest_put_varint(unsigned char *p, sqlite3_uint64 
     return p + n;
 }
 static void ingest_changeset_values(sqlite3_context *context, int argc, sqlite3_value **argv) {
+    /* Each value's type, bytes and length asked once (the API calls were a
+     * fifth of the merge), and a row that fits built on the stack and handed
+     * over as SQLITE_TRANSIENT: SQLite copies it into the result register's
+     * buffer, which it keeps from row to row, where a blob of our own was a
+     * malloc and a free per row. */
+    enum { most_columns = 64, stack_bytes = 1024 };
+    int types[most_columns];
+    const void *data[most_columns];
+    int lengths[most_columns];
+    if (argc > most_columns) { sqlite3_result_error(context, "ingest_changeset_values: more than 64 columns", -1); return; }
     sqlite3_uint64 size = 0;
     for (int i = 0; i < argc; i++) {
-        switch (sqlite3_value_type(argv[i])) {
+        int type = sqlite3_value_type(argv[i]);
+        types[i] = type;
+        switch (type) {
         case SQLITE_INTEGER: case SQLITE_FLOAT: size += 9; break;
-        case SQLITE_TEXT: { int n = sqlite3_value_bytes(argv[i]); size += 1 + ingest_varint_length((sqlite3_uint64)n) + n; break; }
-        case SQLITE_BLOB: { int n = sqlite3_value_bytes(argv[i]); size += 1 + ingest_varint_length((sqlite3_uint64)n) + n; break; }
+        case SQLITE_TEXT: case SQLITE_BLOB: {
+            /* text (or blob) before bytes, as the API asks: the length is then the converted value's */
+            data[i] = type == SQLITE_TEXT ? (const void *)sqlite3_value_text(argv[i]) : sqlite3_value_blob(argv[i]);
+            int n = sqlite3_value_bytes(argv[i]);
+            lengths[i] = n;
+            size += 1 + ingest_varint_length((sqlite3_uint64)n) + n;
+            break;
+        }
         default: size += 1; break;
         }
     }
-    unsigned char *blob = sqlite3_malloc64(size > 0 ? size : 1);
+    unsigned char local[stack_bytes];
+    unsigned char *blob = size <= stack_bytes ? local : sqlite3_malloc64(size > 0 ? size : 1);
     if (!blob) { sqlite3_result_error_nomem(context); return; }
     unsigned char *p = blob;
     for (int i = 0; i < argc; i++) {
-        int type = sqlite3_value_type(argv[i]);
+        int type = types[i];
         if (type == SQLITE_INTEGER || type == SQLITE_FLOAT) {
             sqlite3_uint64 bits;
             if (type == SQLITE_INTEGER) { sqlite3_int64 value = sqlite3_value_int64(argv[i]); memcpy(&bits, &value, 8); }
@@ -130,16 +210,16 @@ static void ingest_changeset_values(sqlite3_context *context, int argc, sqlite3_
             *p++ = (unsigned char)(type == SQLITE_INTEGER ? 1 : 2);
             for (int shift = 56; shift >= 0; shift -= 8) *p++ = (unsigned char)(bits >> shift);
         } else if (type == SQLITE_TEXT || type == SQLITE_BLOB) {
-            const void *bytes = type == SQLITE_TEXT ? (const void *)sqlite3_value_text(argv[i]) : sqlite3_value_blob(argv[i]);
-            int n = sqlite3_value_bytes(argv[i]);
+            int n = lengths[i];
             *p++ = (unsigned char)(type == SQLITE_TEXT ? 3 : 4);
             p = ingest_put_varint(p, (sqlite3_uint64)n);
-            if (n > 0) { memcpy(p, bytes, (size_t)n); p += n; }
+            if (n > 0) { memcpy(p, data[i], (size_t)n); p += n; }
         } else {
             *p++ = 5;
         }
     }
-    sqlite3_result_blob64(context, blob, (sqlite3_uint64)(p - blob), sqlite3_free);
+    if (blob == local) sqlite3_result_blob64(context, blob, (sqlite3_uint64)(p - blob), SQLITE_TRANSIENT);
+    else sqlite3_result_blob64(context, blob, (sqlite3_uint64)(p - blob), sqlite3_free);
 }
 static inline int ingest_sqlite_register_changeset_values(sqlite3 *db) {
     return sqlite3_create_function_v2(db, "ingest_changeset_values", -1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL,

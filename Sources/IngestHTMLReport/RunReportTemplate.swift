@@ -1,8 +1,36 @@
+import Foundation
+
 /// The HTML run report's Mustache template: one self-contained page, its
 /// CSS, SVG and the few lines of script that sort and filter the feeds
 /// table inline, so that the page opens from cron mail or a file share with
 /// no network. `{{…}}` escapes HTML; the page never uses the unescaped form.
 enum RunReportTemplate {
+    /// `source` cut into consecutive parts of about `size` characters, each
+    /// whole lines outside every section (`{{#…}}`, `{{^…}}` closed by
+    /// `{{/…}}`), so each part parses on its own and the parts rendered one
+    /// after the other are the whole template's page, byte for byte.
+    static func parts(of source: String = source, size: Int = 1024) -> [String] {
+        var parts: [String] = []
+        var part = ""
+        var depth = 0
+        // Each line with its own newline: a standalone tag's line, newline
+        // included, stays within one part, as the whole template has it.
+        var start = source.startIndex
+        while start < source.endIndex {
+            let end = source[start...].firstIndex(of: "\n").map { source.index(after: $0) } ?? source.endIndex
+            let line = source[start..<end]
+            part += line
+            depth += line.occurrences(of: "{{#") + line.occurrences(of: "{{^") - line.occurrences(of: "{{/")
+            if depth == 0, part.utf8.count >= size {
+                parts.append(part)
+                part = ""
+            }
+            start = end
+        }
+        if !part.isEmpty || parts.isEmpty { parts.append(part) }
+        return parts
+    }
+
     static let source = #"""
 <!DOCTYPE html>
 <html lang="en">
@@ -168,4 +196,10 @@ line.limit { stroke: #1d2327; stroke-width: 2; }
 </body>
 </html>
 """#
+}
+
+private extension Substring {
+    func occurrences(of tag: String) -> Int {
+        components(separatedBy: tag).count - 1
+    }
 }

@@ -127,7 +127,7 @@ public enum PublishCheck {
                                     written: checks.firstIndex { $0.name.isEmpty }))
                 for (position, check) in checks.enumerated() where !check.name.isEmpty {
                     scans.append(.index(table: table, position: position, name: check.name, sql: """
-                        SELECT ingest_digest(\(check.columns)) FROM \(quoted(table, "\"")) INDEXED BY \(quoted(check.name, "\""))
+                        SELECT ingest_check_digest(\(check.columns)) FROM \(quoted(table, "\"")) INDEXED BY \(quoted(check.name, "\""))
                         """))
                 }
             }
@@ -236,7 +236,7 @@ public enum PublishCheck {
         }
         let reader = columns.first { !indexed.contains($0) }.map { "count(\(quoted($0, "\"")))" }
             ?? "max(length(\(columns.map { "quote(\(quoted($0, "\"")))" }.joined(separator: " || "))))"
-        let list = (digests.map { "ingest_digest(\($0))" } + [reader, try contentDigestColumn(database, table)]).joined(separator: ", ")
+        let list = (digests.map { "ingest_check_digest(\($0))" } + [reader, try contentDigestColumn(database, table)]).joined(separator: ", ")
         return "SELECT \(list) FROM \(quoted(table, "\"")) NOT INDEXED"
     }
 
@@ -259,7 +259,7 @@ public enum PublishCheck {
     }
 }
 
-/// An order-free digest of rows, the Swift side of `ingest_digest`: the
+/// An order-free digest of rows, the Swift side of `ingest_check_digest`: the
 /// writer adds every offer it inserts (and takes out what it deletes), so
 /// the publish check can compare the file with what was meant to be
 /// written; the wrong-data checks digest each feed's item lines to find one
@@ -275,15 +275,15 @@ public struct TableDigest: Sendable, Equatable {
             var value = value
             hash = value.withUTF8 { bytes in
                 bytes.withMemoryRebound(to: CChar.self) { chars in
-                    guard let base = chars.baseAddress else { return ingest_digest_text(hash, "", 0) }
-                    return ingest_digest_text(hash, base, Int32(chars.count))
+                    guard let base = chars.baseAddress else { return ingest_check_text(hash, "", 0) }
+                    return ingest_check_text(hash, base, Int32(chars.count))
                 }
             }
         }
 
         /// nil hashes as SQL NULL.
         public mutating func int(_ value: Int64?) {
-            hash = value.map { ingest_digest_int(hash, $0) } ?? ingest_digest_null(hash)
+            hash = value.map { ingest_check_int(hash, $0) } ?? ingest_check_null(hash)
         }
     }
 
@@ -294,7 +294,7 @@ public struct TableDigest: Sendable, Equatable {
     public mutating func add(_ row: Row) { ingest_digest_add(&state, row.hash) }
     public mutating func remove(_ row: Row) { ingest_digest_remove(&state, row.hash) }
 
-    /// An offer as the publish check reads it back: `ingest_digest(pharmacy_id, aptcode, price_cents)`.
+    /// An offer as the publish check reads it back: `ingest_check_digest(pharmacy_id, aptcode, price_cents)`.
     public static func offer(pharmacyID: String, aptcode: String, priceCents: Int64) -> Row {
         var row = Row()
         row.text(pharmacyID)

@@ -131,6 +131,12 @@ public struct MappedCSVStockAdapter: ChainFeedAdapter {
         func deliver(line: Int, reject: LaneRow.Reject? = nil) {
             if let lanes, let id = records.value(.pharmacyID), !id.isEmpty {
                 lanes.submit(LaneRow(line: line, fields: records.fields, conditions: records.conditionValues, reject: reject), key: id)
+                // The lane owns these values now. Writing the next row into
+                // the shared array would copy it first, a retain for every
+                // value: a third of the reading thread's time (perf), and
+                // that thread sets the split's pace.
+                records.fields = Array(repeating: nil, count: fields.count)
+                if !records.conditionValues.isEmpty { records.conditionValues = Array(repeating: nil, count: records.conditionValues.count) }
             } else if let reject {
                 records.rejectRow(line: line, reason: reject.reason, message: reject.message, field: reject.field, output: &result)
             } else {
