@@ -204,8 +204,6 @@ public final class ImportRun {
     private func build(_ setup: Setup, in staging: Staging, version: String, clock: inout PhaseClock,
                        report: inout RunReport) throws -> Built {
         let directory = staging.directory
-        let stagingPath = staging.path
-        let files = setup.files
         clock.begin("reading reference data")
         // Yesterday's snapshot: carry-over source and the gates' yardstick.
         let previous: PreviousSnapshot?
@@ -220,6 +218,20 @@ public final class ImportRun {
             // A damaged history stops the night (SNAPSHOT.md); --first-night is the operator's way past it.
             do { previous = try PreviousSnapshot.open(directory) } catch { throw ImportError.currentUnreadable(error.description) }
         }
+        do {
+            return try build(setup, on: previous, in: staging, version: version, clock: &clock, report: &report)
+        } catch {
+            // The reference data read while current's quick_check ran: if current is damaged, that is what stopped the night.
+            do { try previous?.confirm() } catch { throw ImportError.currentUnreadable(error.description) }
+            throw error
+        }
+    }
+
+    /// The build over `previous` (nil on a first night), whose quick_check may still be running.
+    private func build(_ setup: Setup, on previous: PreviousSnapshot?, in staging: Staging, version: String, clock: inout PhaseClock,
+                       report: inout RunReport) throws -> Built {
+        let stagingPath = staging.path
+        let files = setup.files
         report.previousVersion = previous?.version
         if let previous, let held = try previous.currency(), held != options.currency {
             // Carried prices are minor units of `current`'s currency: under another they would change meaning.
@@ -233,6 +245,8 @@ public final class ImportRun {
             try report.warnings.append(Warning(file: "", line: 0, key: FeedKind.reimbursementList.rawValue, code: .noReimbursementList,
                                                message: "no reimbursement list in force in \(options.currency) (none tonight, none to keep from current): every tier price is empty"))
         }
+        // Before the first phase ends: a damaged current stops the night at once, its reason the run's only words.
+        try previous?.confirm()
         clock.lap("reference data")
         let asOf = options.asOfTimestamp
         let current = try previous?.currentStock(latestValid: asOf.epochSeconds + PharmacyFeedParser.futureTolerance) ?? [:]

@@ -51,15 +51,35 @@ final class PreviousSnapshot {
         case .damaged(let why):
             throw Unreadable(version: nil, reason: why)
         case .version(let version):
-            if let problem = PublishedVersionCheck.problem(with: version, in: directory) {
+            let check = PublishedVersionCheck.begin(version, in: directory)
+            if let problem = check.problem {
+                _ = check.quickCheckProblem() // its thread reads the file: let it end first
                 throw Unreadable(version: version, reason: "\(version) \(problem)")
             }
             do {
-                return try PreviousSnapshot(directory: directory, version: version)
+                let snapshot = try PreviousSnapshot(directory: directory, version: version)
+                snapshot.check = check
+                return snapshot
             } catch {
+                if let problem = check.quickCheckProblem() { throw Unreadable(version: version, reason: "\(version) \(problem)") }
                 throw Unreadable(version: version, reason: "\(version) cannot be read: \(error)")
             }
         }
+    }
+
+    /// The quick_check begun by `open`, still running while the night reads
+    /// on (nil once confirmed, or for a snapshot opened otherwise).
+    private var check: PublishedVersionCheck.Begun?
+
+    /// Waits for `current`'s quick_check: the night reads `current` and the
+    /// reference data while it runs (a second of one idle core on the
+    /// national snapshot), and asks this before the first phase ends, and
+    /// when anything fails meanwhile (a damaged file fails the reads too:
+    /// quick_check's verdict is the one the operator is told).
+    func confirm() throws(Unreadable) {
+        guard let check else { return }
+        if let problem = check.quickCheckProblem() { throw Unreadable(version: version, reason: "\(version) \(problem)") }
+        self.check = nil
     }
 
     /// Why `current` cannot be built on.
