@@ -92,7 +92,7 @@ static inline uint64_t ingest_digest_value(const ingest_digest_state *state) {
 
 /// One row into either aggregate; `check` picks the row hash (a constant
 /// at both call sites, so each is compiled with its own).
-static inline void ingest_digest_row(sqlite3_context *context, int argc, sqlite3_value **argv, int check) {
+static inline __attribute__((always_inline)) void ingest_digest_row(sqlite3_context *context, int argc, sqlite3_value **argv, int check) {
     ingest_digest_state *state = (ingest_digest_state *)sqlite3_aggregate_context(context, sizeof(ingest_digest_state));
     if (!state) { sqlite3_result_error_nomem(context); return; }
     uint64_t hash = ingest_digest_row_start();
