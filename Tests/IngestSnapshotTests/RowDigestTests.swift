@@ -94,11 +94,35 @@ import Testing
         #expect(digest == only)
     }
 
+    /// The content digest of whole tables: every count of rows from none to
+    /// eleven, long texts among short rows, equals the rows' FNV-1a combined
+    /// one by one, as a client combines them.
+    @Test func theContentDigestOfATableIsItsRowsCombinedWhateverTheirCount() throws {
+        let database = try SQLiteDatabase(path: ":memory:")
+        try database.execute("CREATE TABLE t(position INTEGER, a, b, c)")
+        let long = String(repeating: "Ä", count: 300) // 600 bytes
+        let pool: [[Value]] = Self.rows.map { row in row + Array(repeating: Value.null, count: 3 - row.count) }
+            + [[.text(long), .int(1), .null], [.text("x"), .text(long + long), .int(-7)]]
+        for count in 0...11 {
+            try database.execute("DELETE FROM t")
+            var expected = TableDigest.Combined()
+            for position in 0..<count {
+                let row = pool[(position * 7 + count) % pool.count]
+                let insert = try database.prepare("INSERT INTO t VALUES (?, ?, ?, ?)")
+                try insert.bind([.int(Int64(position))] + row.map(bound))
+                try insert.run()
+                expected.add(fnv1aRow([.int(Int64(position))] + row))
+            }
+            let found = try database.strings("SELECT ingest_digest(position, a, b, c) FROM t").first
+            #expect(found == expected.text, "\(count) rows")
+        }
+    }
+
     /// FNV-1a 64 over each value: its type tag, its bytes (a number as 8
     /// little-endian bytes), then its length; rows combined as
     /// `TableDigest` does. Written out here from docs/SNAPSHOTS.md's
     /// description, not from the shim, so a change to the clients' digest fails.
-    private func fnv1a(_ values: [Value]) -> String {
+    private func fnv1aRow(_ values: [Value]) -> UInt64 {
         let prime: UInt64 = 0x100000001B3
         var hash: UInt64 = 0xCBF29CE484222325
         func take(_ tag: UInt8, _ bytes: [UInt8]) {
@@ -113,16 +137,41 @@ import Testing
             case .null: take(5, [])
             }
         }
-        let mix = hash &* 0x9E3779B97F4A7C15
-        let value = hash ^ ((mix << 1) | (mix >> 63))
-        let hex = String(value, radix: 16)
-        return "1:" + String(repeating: "0", count: 16 - hex.count) + hex
+        return hash
+    }
+
+    private func fnv1a(_ values: [Value]) -> String {
+        var one = TableDigest.Combined()
+        one.add(fnv1aRow(values))
+        return one.text
     }
 
     @Test func theContentDigestIsStillFNV1a() throws {
         let database = try SQLiteDatabase(path: ":memory:")
         for row in Self.rows {
             #expect(try sql("ingest_digest", row, in: database) == fnv1a(row))
+        }
+    }
+}
+
+extension TableDigest {
+    /// Row hashes combined as both aggregates combine them (sum, and xor of
+    /// a multiple), written as they write it: the test's own arithmetic.
+    struct Combined {
+        private var sum: UInt64 = 0
+        private var mix: UInt64 = 0
+        private var count = 0
+
+        mutating func add(_ row: UInt64) {
+            sum = sum &+ row
+            mix ^= row &* 0x9E3779B97F4A7C15
+            count += 1
+        }
+
+        var text: String {
+            let value = sum ^ ((mix << 1) | (mix >> 63))
+            let hex = String(value, radix: 16)
+            return "\(count):" + String(repeating: "0", count: 16 - hex.count) + hex
         }
     }
 }
