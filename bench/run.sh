@@ -134,14 +134,14 @@ awk -v w="$b_wall" -v c="$b_cpu" -v r="$b_rss" 'BEGIN { printf "| (b) sqlite3 .i
 awk -v w="$c_wall" -v c="$c_cpu" -v r="$c_rss" 'BEGIN { printf "| (c) sqlite3 alone: load, index, publish check | %.2f | %.2f | %.0f | %.0f |\n", w, c, 5000000 / w, r / 1024 }'
 echo
 echo "(c) in steps (medians): load $c_load s, CREATE INDEX $c_index s, quick_check and the two scans $c_check s"
-awk -v a="$a_wall" -v b="$b_wall" 'BEGIN { printf "\nratio a/b: %.2f (target ≤ 1.4; 1.2 the direction)\n", a / b }'
-awk -v a="$a_wall" -v b="$b_wall" -v c="$c_wall" 'BEGIN { printf "floor c/b: %.2f; ingest over the floor a/c: %.2f, or %.2f s (a - c) against the %.2f s the target leaves above it (1.4 b - c)\n", c / b, a / c, a - c, 1.4 * b - c }'
+awk -v a="$a_wall" -v b="$b_wall" 'BEGIN { printf "\nratio a/b: %.2f (target ≤ 1.6, issue 43)\n", a / b }'
+awk -v a="$a_wall" -v b="$b_wall" -v c="$c_wall" 'BEGIN { printf "floor c/b: %.2f; ingest over the floor a/c: %.2f, or %.2f s (a - c) against the %.2f s the target leaves above it (1.6 b - c)\n", c / b, a / c, a - c, 1.6 * b - c }'
 # Each (a) runs right before its (b), so the host's drift hits both alike;
 # the median of those paired ratios is steadier than the ratio of medians.
 paired=$(paste -d' ' <(cut -d' ' -f1 "$WORK/a.txt") <(cut -d' ' -f1 "$WORK/b.txt") | awk '{ printf "%.3f\n", $1 / $2 }')
 echo "paired ratios: $(echo $paired), median $(echo "$paired" | median)"
 paired2=$(paste -d' ' <(cut -d' ' -f1 "$WORK/a2.txt") <(cut -d' ' -f1 "$WORK/b2.txt") | awk '{ printf "%.3f\n", $1 / $2 }')
-echo "paired ratios, second night a2/b: $(echo $paired2), median $(echo "$paired2" | median); a2 wall median $(cut -d' ' -f1 "$WORK/a2.txt" | median) s, CPU $(cut -d' ' -f2 "$WORK/a2.txt" | median) s"
+echo "paired ratios, second night a2/b: $(echo $paired2), median $(echo "$paired2" | median) (target ≤ 1.9, issue 43); a2 wall median $(cut -d' ' -f1 "$WORK/a2.txt" | median) s, CPU $(cut -d' ' -f2 "$WORK/a2.txt" | median) s"
 paired_floor=$(paste -d' ' <(cut -d' ' -f1 "$WORK/c.txt") <(cut -d' ' -f1 "$WORK/b.txt") | awk '{ printf "%.3f\n", $1 / $2 }')
 echo "paired floors c/b: $(echo $paired_floor), median $(echo "$paired_floor" | median)"
 
@@ -157,7 +157,7 @@ read -r peer _ peer_rss < <(measure "$VENV/bin/sqlite-utils" insert "$WORK/peer.
 echo "| run | wall s | peak RSS MB |"
 echo "| --- | --- | --- |"
 awk -v w="$peer" -v r="$peer_rss" -v v="$("$VENV/bin/sqlite-utils" --version | awk '{ print $NF }')" 'BEGIN { printf "| sqlite-utils %s, plain CSV only | %.2f | %.0f |\n", v, w, r / 1024 }'
-awk -v p="$peer" -v a="$a_wall" -v b="$b_wall" 'BEGIN { printf "sqlite-utils / (a) ingest, whole run: %.1f × (target ≥ 8); sqlite-utils / (b): %.1f ×\n", p / a, p / b }'
+awk -v p="$peer" -v a="$a_wall" -v b="$b_wall" 'BEGIN { printf "sqlite-utils / (a) ingest, whole run: %.1f × (target ≥ 6, issue 43); sqlite-utils / (b): %.1f ×\n", p / a, p / b }'
 
 echo
 echo "## Scaling: time per offer and peak RSS by size (one run each; 500 is the median above)"
