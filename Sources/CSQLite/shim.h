@@ -5,12 +5,34 @@
 #define SQLITE_ENABLE_SESSION 1
 #define SQLITE_ENABLE_PREUPDATE_HOOK 1
 #include <sqlite3.h>
+#include <string.h>
 
 /// sqlite3_config is variadic, which Swift cannot call. Turning memory
 /// statistics off removes the one global mutex Debian's build takes on every
 /// allocation; it must run before SQLite is first used.
 static inline int ingest_sqlite_disable_memstatus(void) {
     return sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
+}
+
+/// The authorizer that keeps one table of `main` as it is: every INSERT,
+/// UPDATE or DELETE of it (`table`, a NUL-terminated name the caller keeps
+/// alive) is refused when prepared, reads and everything else allowed.
+static inline int ingest_sqlite_frozen_table(void *table, int action, const char *first, const char *second,
+                                             const char *database, const char *trigger) {
+    (void)second;
+    (void)trigger;
+    if ((action == SQLITE_INSERT || action == SQLITE_UPDATE || action == SQLITE_DELETE) && first && database
+        && strcmp(first, (const char *)table) == 0 && strcmp(database, "main") == 0) {
+        return SQLITE_DENY;
+    }
+    return SQLITE_OK;
+}
+
+/// Installs `ingest_sqlite_frozen_table` for `table`. SQLite expires every
+/// prepared statement when an authorizer is set, so statements prepared
+/// before are authorized again before they next run.
+static inline int ingest_sqlite_freeze_table(sqlite3 *db, const char *table) {
+    return sqlite3_set_authorizer(db, ingest_sqlite_frozen_table, (void *)table);
 }
 
 /// SQLITE_TRANSIENT is a cast macro Swift does not import.

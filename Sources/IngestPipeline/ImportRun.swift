@@ -55,28 +55,41 @@ public final class ImportRun {
             let version = options.dryRun ? "dry-run" : try staging.directory.nextVersion(now: options.now)
             var clock = PhaseClock(logger: logger, announce: progress)
             let built = try build(setup, in: staging, version: version, clock: &clock, report: &report)
-            if report.blocked == nil, let previous = built.previous, try Self.holdsTheSameData(staging.path, as: previous, report: report) {
-                report.nothingNew = true
-                logger.info("nothing new to publish", metadata: ["event": "nothing_new", "current": "\(previous.version)"])
-                if !options.dryRun { recordLedger(setup, report: report, version: previous.version, in: staging.directory) }
+            do {
+                return try conclude(built, setup: setup, staging: staging, version: version, clock: &clock, report: &report)
+            } catch {
+                // The check's early scan reads the staging file, which is removed next.
+                _ = built.offersScan?.wait()
+                throw error
             }
-            if options.dryRun || report.blocked != nil || report.nothingNew {
-                staging.discard(dryRun: options.dryRun)
-                report.discardJournals()
-                report.phases = clock.laps
-                return report
-            }
-            clock.begin("checking and publishing")
-            try publish(built, from: staging, version: version, report: &report)
-            recordLedger(setup, report: report, version: version, in: staging.directory)
-            clock.lap("checked and published")
-            report.phases = clock.laps
-            return report
         } catch {
             staging.discard(dryRun: options.dryRun)
             report.discardJournals()
             throw error
         }
+    }
+
+    /// After the build: nothing to publish (a dry run, a gate that blocks, the same data as current), or the publish.
+    private func conclude(_ built: Built, setup: Setup, staging: Staging, version: String, clock: inout PhaseClock,
+                          report: inout RunReport) throws -> RunReport {
+        if report.blocked == nil, let previous = built.previous, try Self.holdsTheSameData(staging.path, as: previous, report: report) {
+            report.nothingNew = true
+            logger.info("nothing new to publish", metadata: ["event": "nothing_new", "current": "\(previous.version)"])
+            if !options.dryRun { recordLedger(setup, report: report, version: previous.version, in: staging.directory) }
+        }
+        if options.dryRun || report.blocked != nil || report.nothingNew {
+            _ = built.offersScan?.wait() // it reads the file discarded here
+            staging.discard(dryRun: options.dryRun)
+            report.discardJournals()
+            report.phases = clock.laps
+            return report
+        }
+        clock.begin("checking and publishing")
+        try publish(built, from: staging, version: version, report: &report)
+        recordLedger(setup, report: report, version: version, in: staging.directory)
+        clock.lap("checked and published")
+        report.phases = clock.laps
+        return report
     }
 
     /// What the run is told before it reads a feed.
@@ -197,6 +210,8 @@ public final class ImportRun {
         var offersDigest: TableDigest
         /// The changeset from `current` made by the night; nil on a first night or across schemas.
         var changeset: NightChangeset.Made?
+        /// The publish check's scan of `offers`, started once the load committed; nil on a dry run.
+        var offersScan: EarlyTableScan?
     }
 
     /// Reads every feed and writes the snapshot at `staging.path`; judges it
@@ -277,6 +292,23 @@ public final class ImportRun {
         ]
         meta.merge(reference.validFrom) { own, _ in own }
         try writer.writeMeta(meta)
+        try writer.commitLoad()
+        // A dry run publishes nothing, so it checks nothing.
+        let offersScan = options.dryRun ? nil
+            : try EarlyTableScan(path: stagingPath, table: "offers", schema: schema, writerDigest: true)
+        do {
+            return try finish(writer, previous: previous, offersScan: offersScan, stagingPath: stagingPath, staging: staging,
+                              clock: &clock, report: &report)
+        } catch {
+            // It reads the staging file, which the failure removes next.
+            _ = offersScan?.wait()
+            throw error
+        }
+    }
+
+    /// The snapshot's indexes, history and derived tables after the load, and its comparison with current.
+    private func finish(_ writer: SnapshotWriter, previous: PreviousSnapshot?, offersScan: EarlyTableScan?, stagingPath: String,
+                        staging: Staging, clock: inout PhaseClock, report: inout RunReport) throws -> Built {
         try writer.finish()
         clock.lap("indexes built")
         // Its own lap, within the indexes' phase: a night's cost of carrying the history (issue 33).
@@ -306,7 +338,7 @@ public final class ImportRun {
             (report.diff, changeset) = try NightChangeset.make(previous: previous, staging: stagingPath, path: staging.changesetPath)
             clock.lap("compared with current")
         }
-        return Built(previous: previous, offersDigest: offersDigest, changeset: changeset)
+        return Built(previous: previous, offersDigest: offersDigest, changeset: changeset, offersScan: offersScan)
     }
 
     /// Checks and publishes the staging file with its manifest, rejects and warnings.
@@ -330,6 +362,7 @@ public final class ImportRun {
             },
             rejects: { try finished.rejects.save(to: $0) }, warnings: { try finished.warnings.save(to: $0) })
         publication.offers = built.offersDigest
+        publication.scanned = built.offersScan.map { [$0] } ?? []
         publication.changeset = built.changeset.map { SnapshotPublisher.Publication.Changeset(path: $0.path, from: $0.from, written: $0.written) }
         publication.datasetteMetadata = try DatasetteMetadata.encoded(schema: schema, version: version)
         if let render = options.reportPage {

@@ -70,7 +70,6 @@ enum PriceHistory {
 
     /// `file:` URI that opens `path` read-only: a published snapshot is never opened for writing.
     static func readOnlyURI(_ path: String) -> String {
-        let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "-._~/"))
-        return "file:" + (path.addingPercentEncoding(withAllowedCharacters: allowed) ?? path) + "?mode=ro"
+        SQLiteDatabase.uri(path, "mode=ro")
     }
 }

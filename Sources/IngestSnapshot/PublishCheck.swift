@@ -29,12 +29,26 @@ public enum PublishCheck {
         public var problems: String?
         /// `rows:digest` by table (`Manifest.contentDigests`).
         public var contentDigests: [String: String]
+        /// The tables whose scan came from an `EarlyTableScan`.
+        public var scannedEarly: [String] = []
     }
 
-    public static func check(path: String, offers expected: TableDigest? = nil, threads: Int = 2) throws(SQLiteError) -> Outcome {
+    /// `scanned`: tables scanned while the file was being finished
+    /// (`EarlyTableScan`), waited for once every other scan is done; a scan
+    /// whose query is not the one this check would run (another schema, an
+    /// index added since) is ignored and the table scanned again.
+    public static func check(path: String, offers expected: TableDigest? = nil, threads: Int = 2,
+                             scanned: [EarlyTableScan] = []) throws(SQLiteError) -> Outcome {
         let plan = try Plan(path: path, offers: expected)
-        let threads = max(1, min(threads, plan.scans.count))
-        let findings = ScanResults(count: plan.scans.count, workers: threads)
+        var early: [Int: EarlyTableScan] = [:]
+        for (index, scan) in plan.scans.enumerated() {
+            guard case .table(let table, let sql, _) = scan, let found = scanned.first(where: { $0.table == table && $0.sql == sql }) else {
+                continue
+            }
+            early[index] = found
+        }
+        let threads = max(1, min(threads, plan.scans.count - early.count))
+        let findings = ScanResults(count: plan.scans.count, workers: threads, early: Set(early.keys))
         // This thread works too: `threads - 1` more.
         let workers = (1..<threads).map { _ in
             Thread { findings.work(plan.scans, path: path) }
@@ -42,6 +56,7 @@ public enum PublishCheck {
         for worker in workers { worker.start() }
         findings.work(plan.scans, path: path)
         findings.waitForAll()
+        for (index, scan) in early { findings.set(index, scan.wait().map { .strings($0) }) }
         var problems: [String] = []
         var fromTables: [String: [String]] = [:]
         var contentDigests: [String: String] = [:]
@@ -68,7 +83,31 @@ public enum PublishCheck {
                 preconditionFailure("a scan's outcome does not fit it")
             }
         }
-        return Outcome(problems: problems.isEmpty ? nil : problems.joined(separator: "; "), contentDigests: contentDigests)
+        return Outcome(problems: problems.isEmpty ? nil : problems.joined(separator: "; "), contentDigests: contentDigests,
+                       scannedEarly: early.keys.sorted().map { plan.scans[$0] }.compactMap {
+                           if case .table(let table, _, _) = $0 { table } else { nil }
+                       })
+    }
+
+    /// The query the check runs over `table`'s own b-tree once `schema`'s
+    /// indexes exist (the writer's digest column included when
+    /// `writerDigest`), found from the schema alone, in memory: the same text
+    /// the check will find in the finished file.
+    public static func tableScanSQL(of table: String, schema: SnapshotSchema, writerDigest: Bool) throws(SQLiteError) -> String? {
+        let database = try SQLiteDatabase(path: ":memory:")
+        try database.execute(schema.createSQL)
+        try database.execute(schema.indexSQL)
+        let sql = try tableScanSQL(of: table, in: database, writerDigest: writerDigest)
+        try database.close()
+        return sql
+    }
+
+    /// The query the check runs over `table` of `database` as it is.
+    public static func tableScanSQL(of table: String, in database: SQLiteDatabase, writerDigest: Bool) throws(SQLiteError) -> String? {
+        for scan in try Plan(database, offers: writerDigest ? TableDigest() : nil).scans {
+            if case .table(table, let sql, _) = scan { return sql }
+        }
+        return nil
     }
 
     /// Each ordinary table's content digest, computed as the publish check
@@ -104,6 +143,10 @@ public enum PublishCheck {
             let database = try SQLiteDatabase(path: path, readOnly: true)
             try listScans(database, offers: expected)
             try database.close()
+        }
+
+        init(_ database: SQLiteDatabase, offers expected: TableDigest?) throws(SQLiteError) {
+            try listScans(database, offers: expected)
         }
 
         private mutating func listScans(_ database: SQLiteDatabase, offers expected: TableDigest?) throws(SQLiteError) {
@@ -154,9 +197,19 @@ public enum PublishCheck {
         /// confuse SQLite's per-inode locks for the next file given that inode.
         private var running: Int
 
-        init(count: Int, workers: Int) {
+        /// Scans another thread runs (`EarlyTableScan`): no worker takes them, and their outcomes come through `set`.
+        private let early: Set<Int>
+
+        init(count: Int, workers: Int, early: Set<Int> = []) {
             results = Array(repeating: nil, count: count)
             running = workers
+            self.early = early
+        }
+
+        func set(_ index: Int, _ outcome: Result<Outcome, SQLiteError>) {
+            lock.lock()
+            results[index] = outcome
+            lock.unlock()
         }
 
         /// Takes scans until none is left, each on this thread's own connection.
@@ -183,6 +236,7 @@ public enum PublishCheck {
         private func claim(_ count: Int) -> Int? {
             lock.lock()
             defer { lock.unlock() }
+            while next < count, early.contains(next) { next += 1 }
             guard next < count else { return nil }
             next += 1
             return next - 1
@@ -207,7 +261,7 @@ public enum PublishCheck {
         /// Until every scan has its outcome and every worker has closed its connection.
         func waitForAll() {
             lock.lock()
-            while running > 0 || results.contains(where: { $0 == nil }) { lock.wait() }
+            while running > 0 || results.indices.contains(where: { results[$0] == nil && !early.contains($0) }) { lock.wait() }
             lock.unlock()
         }
 

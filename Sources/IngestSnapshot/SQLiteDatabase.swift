@@ -1,4 +1,5 @@
 import CSQLite
+import Foundation
 
 /// One SQLite connection, owned: opened in `init`, closed in `deinit`.
 /// Statements run in loops are prepared once through `cachedStatement`.
@@ -6,6 +7,8 @@ public final class SQLiteDatabase {
     public let path: String
     private(set) var handle: OpaquePointer?
     private var statementCache: [String: SQLiteStatement] = [:]
+    /// The name `freeze(table:)`'s authorizer compares with, alive as long as the connection.
+    private var frozenTable: UnsafeMutablePointer<CChar>?
     /// The statements this code prepared and has not released (SQLite's own
     /// list also holds those of virtual tables such as FTS5, which close with it).
     let openStatements = OpenStatements()
@@ -43,6 +46,23 @@ public final class SQLiteDatabase {
     deinit {
         statementCache.removeAll()
         if let handle { sqlite3_close_v2(handle) }
+        free(frozenTable)
+    }
+
+    /// A `file:` URI for `path` with query parameters (`mode=ro`, `immutable=1`).
+    public static func uri(_ path: String, _ parameters: String) -> String {
+        let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "-._~/"))
+        return "file:" + (path.addingPercentEncoding(withAllowedCharacters: allowed) ?? path) + "?" + parameters
+    }
+
+    /// From now on this connection refuses to insert into, update or delete
+    /// from `table` (SQLITE_AUTH when the statement is prepared or next run):
+    /// what another connection read of it stays true of the file.
+    public func freeze(table: String) throws(SQLiteError) {
+        free(frozenTable)
+        frozenTable = strdup(table)
+        let code = ingest_sqlite_freeze_table(handle, frozenTable)
+        guard code == SQLITE_OK else { throw SQLiteError(code: code, connection: handle, sql: nil) }
     }
 
     /// Finalizes the cached statements and closes the connection; safe to

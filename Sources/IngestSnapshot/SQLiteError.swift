@@ -22,6 +22,8 @@ public struct SQLiteError: Error, Sendable, CustomStringConvertible {
         public static let misuse = Code(rawValue: SQLITE_MISUSE)
         public static let range = Code(rawValue: SQLITE_RANGE)
         public static let notADatabase = Code(rawValue: SQLITE_NOTADB)
+        /// Refused by an authorizer (`SQLiteDatabase.freeze(table:)`).
+        public static let notAuthorized = Code(rawValue: SQLITE_AUTH)
     }
 
     /// The extended result code, as SQLite returned it.

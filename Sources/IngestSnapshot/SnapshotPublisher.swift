@@ -37,6 +37,8 @@ public struct SnapshotPublisher {
         public var manifest: (Manifest.SnapshotFile) -> Manifest
         /// The writer's digest of the offers it inserted; the file must hold exactly these.
         public var offers: TableDigest?
+        /// Tables the check scanned while the writer built the indexes (`EarlyTableScan`).
+        public var scanned: [EarlyTableScan] = []
         /// `PRAGMA integrity_check` as well (one lookup per row in every index: several times slower).
         public var fullCheck = false
         /// Datasette's metadata for the snapshot (`DatasetteMetadata`), written beside it.
@@ -86,7 +88,8 @@ public struct SnapshotPublisher {
             let problems: String?
             let contentDigests: [String: String]
             do {
-                let outcome = try PublishCheck.check(path: stagingPath, offers: publication.offers)
+                let outcome = try PublishCheck.check(path: stagingPath, offers: publication.offers,
+                                                     scanned: publication.scanned)
                 var found = outcome.problems
                 contentDigests = outcome.contentDigests
                 if publication.fullCheck {

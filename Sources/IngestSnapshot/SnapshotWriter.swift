@@ -24,6 +24,7 @@ public final class SnapshotWriter {
     private var itemCount = 0
     /// Every offer inserted (and not deleted since), for the check before publishing.
     public private(set) var offersDigest = TableDigest()
+    private var loadCommitted = false
 
     public struct OutOfOrder: Error, CustomStringConvertible {
         public let previous: String
@@ -86,14 +87,16 @@ public final class SnapshotWriter {
     public func deleteOffers(pharmacyID: String) throws {
         let rows = try database.cachedStatement("SELECT aptcode, price_cents FROM offers WHERE pharmacy_id = ?")
         try rows.bind(pharmacyID, at: 1)
-        var before = 0
+        var removed: [TableDigest.Row] = []
         while try rows.step() {
-            offersDigest.remove(TableDigest.offer(pharmacyID: pharmacyID, aptcode: rows.string(0) ?? "", priceCents: rows.int64(1)))
-            before += 1
+            removed.append(TableDigest.offer(pharmacyID: pharmacyID, aptcode: rows.string(0) ?? "", priceCents: rows.int64(1)))
         }
         rows.reset()
         let delete = try database.cachedStatement("DELETE FROM offers WHERE pharmacy_id = ?")
         try delete.run(.text(pharmacyID))
+        // Taken out of the digest only once they are out of the file.
+        for row in removed { offersDigest.remove(row) }
+        let before = removed.count
         offerCount -= before
         if before > 0 { offerPharmacyCount -= 1 }
     }
@@ -158,14 +161,27 @@ public final class SnapshotWriter {
         for (key, value) in entries.sorted(by: { $0.key < $1.key }) { try insert.run(.text(key), .text(value)) }
     }
 
-    /// Commits the load, builds the indexes and the search indexes (from
-    /// `items`, their content table), then gives the query planner its statistics.
+    /// Commits the load and freezes `offers`: from here on this connection
+    /// refuses to write it, so the publish check may scan it
+    /// (`EarlyTableScan`) while `finish()` builds the indexes, on the core
+    /// the index build leaves idle. Called by `finish()` when not before.
+    public func commitLoad() throws {
+        guard !loadCommitted else { return }
+        try database.execute("COMMIT")
+        loadCommitted = true
+        try database.freeze(table: "offers")
+        try database.execute("BEGIN")
+    }
+
+    /// Builds the indexes and the search indexes (from `items`, their
+    /// content table) on the committed load, then gives the query planner its statistics.
     ///
     /// The index sort runs on two threads (`PRAGMA threads`). ANALYZE reads
     /// every table but `offers`; for `offers` the counts kept while writing
     /// are exact (rows, rows per pharmacy, rows per item) and an ANALYZE of
     /// five million rows would cost a second for the same numbers.
     public func finish() throws {
+        try commitLoad()
         try database.execute("PRAGMA threads = 2")
         // The index sort spills runs of `cache_size` bytes. Runs of 8 MB sort
         // faster than 16 MB ones (the load's cache), in half the memory:

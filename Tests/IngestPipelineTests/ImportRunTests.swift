@@ -57,6 +57,23 @@ import Testing
         }
     }
 
+    /// The check scans `offers` while the indexes build, with the query it
+    /// would run on the finished file: the two must be the same text, or the
+    /// check scans the table again afterwards. Every content digest in the
+    /// manifest is the published file's.
+    @Test func theOffersScannedDuringTheIndexBuildAreThePublishedOnes() throws {
+        let temporary = TemporaryDirectory()
+        let report = try ImportRun(options: options(temporary, feeds: try sampleFeeds(in: temporary))).run()
+        let version = try #require(report.publishedVersion)
+        let directory = SnapshotDirectory(path: "\(temporary.path)/snapshots")
+        let database = try SQLiteDatabase(path: directory.snapshotPath(version), readOnly: true)
+        let onFile = try #require(try PublishCheck.tableScanSQL(of: "offers", in: database, writerDigest: true))
+        #expect(onFile == (try PublishCheck.tableScanSQL(of: "offers", schema: BuiltInFormats.schema, writerDigest: true)))
+        #expect(onFile.contains("offers_by_item") == false && onFile.hasSuffix("FROM \"offers\" NOT INDEXED"))
+        #expect(try directory.readManifest(version).contentDigests == (try PublishCheck.contentDigests(in: database)))
+        try database.close()
+    }
+
     @Test func manifestListsEveryInputWithDigestAndOutcome() throws {
         let temporary = TemporaryDirectory()
         let feeds = try sampleFeeds(in: temporary)
