@@ -161,12 +161,146 @@ static void ingest_digest_final(sqlite3_context *context) {
     sqlite3_result_text(context, text, -1, SQLITE_TRANSIENT);
 }
 
+/// `ingest_table_digests(spec, c0, c1, …)`: a table's scan for the check
+/// before publishing in one aggregate, every column read once. `spec`
+/// lists the check digests wanted, each as the positions of its columns
+/// among c0… ("1,0,2;0,1,2": an index on (c1, c0, c2), then the writer's
+/// (c0, c1, c2); "x" for an index's expression, hashed as the empty text,
+/// as the index's scan hashes `''` in its place). The result is each such `ingest_check_digest`, then
+/// `ingest_digest` of all the columns, separated by spaces. Separate
+/// aggregates read and hashed each column once per digest that names it:
+/// 22 column reads a row of `offers` where 10 do.
+enum { INGEST_TABLE_DIGESTS_MAX_GROUPS = 16, INGEST_TABLE_DIGESTS_MAX_COLUMNS = 64 };
+
+typedef struct {
+    int parsed;
+    int groups;
+    int lengths[INGEST_TABLE_DIGESTS_MAX_GROUPS];
+    /* a column's position, or INGEST_TABLE_DIGESTS_MAX_COLUMNS for an expression ("x" in the spec) */
+    unsigned char positions[INGEST_TABLE_DIGESTS_MAX_GROUPS][INGEST_TABLE_DIGESTS_MAX_COLUMNS];
+    ingest_digest_state states[INGEST_TABLE_DIGESTS_MAX_GROUPS + 1]; /* the last: the content digest */
+} ingest_table_digests_state;
+
+/// Reads the spec once, into the aggregate's own memory; 0 when it is not one.
+static int ingest_table_digests_parse(ingest_table_digests_state *state, const unsigned char *spec, int columns) {
+    if (!spec) return 0;
+    if (!*spec) { state->groups = 0; state->parsed = 1; return 1; } /* only the content digest */
+    int group = 0, value = -1;
+    state->lengths[0] = 0;
+    for (const unsigned char *p = spec;; p++) {
+        if (*p == 'x' && value < 0) { /* an expression's place in an index: the empty text stands for it */
+            value = INGEST_TABLE_DIGESTS_MAX_COLUMNS;
+            continue;
+        }
+        if (*p >= '0' && *p <= '9') {
+            value = (value < 0 ? 0 : value * 10) + (*p - '0');
+            if (value >= columns) return 0;
+            continue;
+        }
+        if (*p != ',' && *p != ';' && *p != 0) return 0;
+        if (value < 0 || state->lengths[group] >= INGEST_TABLE_DIGESTS_MAX_COLUMNS) return 0;
+        state->positions[group][state->lengths[group]++] = (unsigned char)value;
+        value = -1;
+        if (*p == ';' || *p == 0) {
+            group += 1;
+            if (*p == 0) break;
+            if (group >= INGEST_TABLE_DIGESTS_MAX_GROUPS) return 0;
+            state->lengths[group] = 0;
+        }
+    }
+    state->groups = group;
+    state->parsed = 1;
+    return 1;
+}
+
+static void ingest_table_digests_step(sqlite3_context *context, int argc, sqlite3_value **argv) {
+    ingest_table_digests_state *state = (ingest_table_digests_state *)sqlite3_aggregate_context(context, sizeof(ingest_table_digests_state));
+    if (!state) { sqlite3_result_error_nomem(context); return; }
+    int columns = argc - 1;
+    if (columns < 1 || columns > INGEST_TABLE_DIGESTS_MAX_COLUMNS) { sqlite3_result_error(context, "ingest_table_digests: 1 to 64 columns", -1); return; }
+    if (!state->parsed && !ingest_table_digests_parse(state, sqlite3_value_text(argv[0]), columns)) {
+        sqlite3_result_error(context, "ingest_table_digests: a spec of column positions, such as 1,0,2;0,1,2", -1);
+        return;
+    }
+    int types[INGEST_TABLE_DIGESTS_MAX_COLUMNS];
+    const void *bytes[INGEST_TABLE_DIGESTS_MAX_COLUMNS];
+    int lengths[INGEST_TABLE_DIGESTS_MAX_COLUMNS];
+    int64_t numbers[INGEST_TABLE_DIGESTS_MAX_COLUMNS];
+    uint64_t content = ingest_digest_row_start();
+    for (int i = 0; i < columns; i++) {
+        sqlite3_value *value = argv[i + 1];
+        int type = sqlite3_value_type(value);
+        types[i] = type;
+        switch (type) {
+        case SQLITE_INTEGER:
+            numbers[i] = sqlite3_value_int64(value);
+            content = ingest_digest_bytes(content, 1, &numbers[i], 8);
+            break;
+        case SQLITE_FLOAT: {
+            double real = sqlite3_value_double(value);
+            memcpy(&numbers[i], &real, 8);
+            content = ingest_digest_bytes(content, 2, &real, 8);
+            break;
+        }
+        case SQLITE_TEXT:
+            bytes[i] = sqlite3_value_text(value);
+            lengths[i] = sqlite3_value_bytes(value);
+            content = ingest_digest_bytes(content, 3, bytes[i], lengths[i]);
+            break;
+        case SQLITE_BLOB:
+            bytes[i] = sqlite3_value_blob(value);
+            lengths[i] = sqlite3_value_bytes(value);
+            content = ingest_digest_bytes(content, 4, bytes[i], lengths[i]);
+            break;
+        default:
+            content = ingest_digest_bytes(content, 5, "", 0);
+            break;
+        }
+    }
+    for (int group = 0; group < state->groups; group++) {
+        uint64_t hash = ingest_digest_row_start();
+        for (int k = 0; k < state->lengths[group]; k++) {
+            int i = state->positions[group][k];
+            if (i == INGEST_TABLE_DIGESTS_MAX_COLUMNS) { hash = ingest_check_bytes(hash, 3, "", 0); continue; }
+            switch (types[i]) {
+            case SQLITE_INTEGER: hash = ingest_check_int(hash, numbers[i]); break;
+            case SQLITE_FLOAT: hash = ingest_check_bytes(hash, 2, &numbers[i], 8); break;
+            case SQLITE_TEXT: hash = ingest_check_bytes(hash, 3, bytes[i], lengths[i]); break;
+            case SQLITE_BLOB: hash = ingest_check_bytes(hash, 4, bytes[i], lengths[i]); break;
+            default: hash = ingest_check_null(hash); break;
+            }
+        }
+        ingest_digest_add(&state->states[group], hash);
+    }
+    ingest_digest_add(&state->states[state->groups], content);
+}
+
+static void ingest_table_digests_final(sqlite3_context *context) {
+    ingest_table_digests_state *state = (ingest_table_digests_state *)sqlite3_aggregate_context(context, 0);
+    if (!state || !state->parsed) {
+        /* no row: NULL, which the caller reads as every digest empty ("0:0000000000000000") */
+        sqlite3_result_null(context);
+        return;
+    }
+    char text[(INGEST_TABLE_DIGESTS_MAX_GROUPS + 1) * 48];
+    int used = 0;
+    for (int group = 0; group <= state->groups; group++) {
+        sqlite3_snprintf((int)sizeof text - used, text + used, "%s%lld:%016llx", group ? " " : "",
+                         (long long)state->states[group].count, (unsigned long long)ingest_digest_value(&state->states[group]));
+        used += (int)strlen(text + used);
+    }
+    sqlite3_result_text(context, text, used, SQLITE_TRANSIENT);
+}
+
 static inline int ingest_sqlite_register_digest(sqlite3 *db) {
     int code = sqlite3_create_function_v2(db, "ingest_digest", -1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL, NULL,
                                           ingest_digest_step, ingest_digest_final, NULL);
     if (code != SQLITE_OK) return code;
-    return sqlite3_create_function_v2(db, "ingest_check_digest", -1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL, NULL,
+    code = sqlite3_create_function_v2(db, "ingest_check_digest", -1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL, NULL,
                                       ingest_check_digest_step, ingest_digest_final, NULL);
+    if (code != SQLITE_OK) return code;
+    return sqlite3_create_function_v2(db, "ingest_table_digests", -1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL, NULL,
+                                      ingest_table_digests_step, ingest_table_digests_final, NULL);
 }
 
 /// `ingest_changeset_values(v1, v2, …)`: the values as one blob in the

@@ -37,13 +37,13 @@ public final class EarlyTableScan: Sendable {
             self.statement = statement
         }
 
-        /// The query's one row, every column as text; the connection closed
+        /// The scan's digests; the connection closed
         /// before it returns, the statement released first (a live one would
         /// keep it open).
         func scanAndClose() -> Result<[String], SQLiteError> {
             let row = Result { () throws(SQLiteError) -> [String] in
                 guard let statement else { return [] }
-                return try statement.step() ? (0..<statement.columnCount).map { statement.string($0) ?? "" } : []
+                return try PublishCheck.tableDigests(statement)
             }
             statement = nil
             let closed = Result { () throws(SQLiteError) in

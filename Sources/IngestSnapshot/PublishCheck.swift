@@ -66,7 +66,7 @@ public enum PublishCheck {
                 if quick != ["ok"] { problems.append("quick_check: " + quick.prefix(5).joined(separator: "; ")) }
             case (.table(let table, _, let written), .strings(let digests)):
                 fromTables[table] = digests
-                contentDigests[table] = digests.last ?? "" // the scan's last column: every column's digest
+                contentDigests[table] = digests.last ?? "" // the scan's last digest: every column's
                 if let expected, let written {
                     let found = written < digests.count ? digests[written] : ""
                     if found != expected.text { problems.append("offers holds \(found) (rows:digest), the writer inserted \(expected.text)") }
@@ -150,12 +150,12 @@ public enum PublishCheck {
         }
 
         private mutating func listScans(_ database: SQLiteDatabase, offers expected: TableDigest?) throws(SQLiteError) {
-            var indexes: [String: [(name: String, columns: String)]] = [:]
+            var indexes: [String: [(name: String, columns: [String])]] = [:]
             let list = try database.prepare("SELECT name, tbl_name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL ORDER BY name")
             while try list.step() {
                 let (index, table) = (list.string(0) ?? "", list.string(1) ?? "")
                 let columns = try database.strings("SELECT name FROM pragma_index_info(\(quoted(index, "'"))) ORDER BY seqno")
-                indexes[table, default: []].append((index, columns.map { quoted($0, "\"") }.joined(separator: ", ")))
+                indexes[table, default: []].append((index, columns))
             }
             if expected != nil { indexes["offers", default: []].append(("", PublishCheck.offersColumns)) }
             // Every ordinary table is scanned, for its content digest, indexed or not.
@@ -170,7 +170,7 @@ public enum PublishCheck {
                                     written: checks.firstIndex { $0.name.isEmpty }))
                 for (position, check) in checks.enumerated() where !check.name.isEmpty {
                     scans.append(.index(table: table, position: position, name: check.name, sql: """
-                        SELECT ingest_check_digest(\(check.columns)) FROM \(quoted(table, "\"")) INDEXED BY \(quoted(check.name, "\""))
+                        SELECT ingest_check_digest(\(check.columns.map { $0.isEmpty ? "''" : quoted($0, "\"") }.joined(separator: ", "))) FROM \(quoted(table, "\"")) INDEXED BY \(quoted(check.name, "\""))
                         """))
                 }
             }
@@ -247,8 +247,7 @@ public enum PublishCheck {
             case .quickCheck:
                 return .strings(try database.strings("PRAGMA quick_check"))
             case .table(_, let sql, _):
-                let statement = try database.prepare(sql)
-                return .strings(try statement.step() ? (0..<statement.columnCount).map { statement.string($0) ?? "" } : [])
+                return .strings(try PublishCheck.tableDigests(try database.prepare(sql)))
             case .index(_, _, _, let sql):
                 do {
                     return .strings(try database.strings(sql))
@@ -275,23 +274,43 @@ public enum PublishCheck {
     }
 
     /// The columns the writer's digest of `offers` covers, in its order.
-    static let offersColumns = "pharmacy_id, aptcode, price_cents"
+    static let offersColumns = ["pharmacy_id", "aptcode", "price_cents"]
 
-    /// One row: a digest per column list, from the table's own b-tree. NOT
-    /// INDEXED is not enough: SQLite still scans a covering index for a full
-    /// scan (the very index under test), so the query also counts a column
-    /// that none of the table's indexes holds (`quantity` of `offers`), or,
-    /// when there is none, every column.
-    static func tableScanSQL(_ database: SQLiteDatabase, _ table: String, digests: [String]) throws(SQLiteError) -> String {
-        let columns = try database.strings("SELECT name FROM pragma_table_info(\(quoted(table, "'")))")
-        var indexed = Set(try database.strings("SELECT name FROM pragma_table_info(\(quoted(table, "'"))) WHERE pk > 0"))
-        for index in try database.strings("SELECT name FROM pragma_index_list(\(quoted(table, "'")))") {
-            indexed.formUnion(try database.strings("SELECT name FROM pragma_index_info(\(quoted(index, "'")))"))
+    /// One row: a digest per column list, then the content digest of every
+    /// column, from the table's own b-tree, in one aggregate that reads each
+    /// column once (`ingest_table_digests`). NOT INDEXED alone would not
+    /// keep SQLite off a covering index for a full scan (the very index
+    /// under test); the content digest names every column, which no index
+    /// of ours covers.
+    static func tableScanSQL(_ database: SQLiteDatabase, _ table: String, digests: [[String]]) throws(SQLiteError) -> String {
+        let columns = try database.strings("SELECT name FROM pragma_table_info(\(quoted(table, "'"))) ORDER BY cid")
+        var groups: [String] = []
+        for names in digests {
+            var positions: [String] = []
+            for name in names {
+                if name.isEmpty { // an expression (pragma_index_info names none): `''` in the index's scan
+                    positions.append("x")
+                    continue
+                }
+                guard let position = columns.firstIndex(of: name) else {
+                    throw SQLiteError(.error, message: "the publish check: table \(table) has no column \(name)")
+                }
+                positions.append(String(position))
+            }
+            groups.append(positions.joined(separator: ","))
         }
-        let reader = columns.first { !indexed.contains($0) }.map { "count(\(quoted($0, "\"")))" }
-            ?? "max(length(\(columns.map { "quote(\(quoted($0, "\"")))" }.joined(separator: " || "))))"
-        let list = (digests.map { "ingest_check_digest(\($0))" } + [reader, try contentDigestColumn(database, table)]).joined(separator: ", ")
-        return "SELECT \(list) FROM \(quoted(table, "\"")) NOT INDEXED"
+        // A table without rows gives NULL: every digest empty.
+        let empty = Array(repeating: "0:0000000000000000", count: digests.count + 1).joined(separator: " ")
+        let arguments = columns.map { quoted($0, "\"") }.joined(separator: ", ")
+        return """
+            SELECT coalesce(ingest_table_digests('\(groups.joined(separator: ";"))', \(arguments)), '\(empty)') FROM \(quoted(table, "\"")) NOT INDEXED
+            """
+    }
+
+    /// The digests of a table scan's one row, in the order `tableScanSQL` listed them.
+    static func tableDigests(_ statement: SQLiteStatement) throws(SQLiteError) -> [String] {
+        guard try statement.step(), let text = statement.string(0) else { return [] }
+        return text.split(separator: " ").map(String.init)
     }
 
     /// FTS5's `integrity-check` of each search index against `items`, its

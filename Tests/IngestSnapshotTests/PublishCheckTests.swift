@@ -45,7 +45,7 @@ import Testing
             return details.joined(separator: "; ")
         }
         #expect(try plan("SELECT ingest_check_digest(aptcode, pharmacy_id, price_cents) FROM offers INDEXED BY offers_by_item") == "SCAN offers USING COVERING INDEX offers_by_item")
-        let tableQuery = try PublishCheck.tableScanSQL(database, "offers", digests: ["aptcode, pharmacy_id, price_cents", PublishCheck.offersColumns])
+        let tableQuery = try PublishCheck.tableScanSQL(database, "offers", digests: [["aptcode", "pharmacy_id", "price_cents"], PublishCheck.offersColumns])
         #expect(try plan(tableQuery) == "SCAN offers", "the table's own b-tree")
     }
 

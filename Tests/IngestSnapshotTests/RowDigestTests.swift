@@ -174,4 +174,33 @@ extension TableDigest {
             return "\(count):" + String(repeating: "0", count: 16 - hex.count) + hex
         }
     }
+    /// The publish check's table scan in one aggregate gives what the
+    /// separate aggregates give: each check digest over its columns in its
+    /// order (an index's expression hashed as `''`), then the content digest
+    /// of every column; every type, NULL and zero bytes among the rows.
+    @Test func theTableScanInOneAggregateIsTheSeparateAggregates() throws {
+        let database = try SQLiteDatabase(path: ":memory:")
+        try database.execute("CREATE TABLE t(a INTEGER, b TEXT, c REAL, d BLOB)")
+        let together = "SELECT ingest_table_digests('1,0;2,3,0;x,1;3', a, b, c, d) FROM t"
+        let apart = """
+            SELECT ingest_check_digest(b, a) || ' ' || ingest_check_digest(c, d, a) || ' ' || ingest_check_digest('', b) || ' '
+                || ingest_check_digest(d) || ' ' || ingest_digest(a, b, c, d) FROM t
+            """
+        #expect(try database.strings("SELECT typeof(ingest_table_digests('1,0', a, b, c, d)) FROM t") == ["null"],
+                "no row: NULL, which the check reads as every digest empty")
+        let insert = try database.prepare("INSERT INTO t VALUES (?, ?, ?, CAST(?4 AS BLOB))")
+        for row in 0..<40 {
+            try insert.run(.int(row % 7 == 0 ? nil : Int64(row * 1_000_003)), .text(row % 5 == 0 ? "" : "rivi \(row)\u{0}ja enemmän kuin kahdeksan tavua"),
+                           .real(row % 3 == 0 ? nil : Double(row) / 8), .text(row % 4 == 0 ? nil : String(repeating: "\u{1}b", count: row % 11)))
+            let found = try #require(try database.strings(together).first)
+            #expect(found == (try database.strings(apart).first), "after \(row + 1) rows")
+            #expect(found.split(separator: " ").count == 5)
+            #expect(found.hasPrefix("\(row + 1):"))
+        }
+        #expect(try database.strings("SELECT ingest_table_digests('', a, b, c, d) FROM t") == (try database.strings("SELECT ingest_digest(a, b, c, d) FROM t")),
+                "no check digest: the content digest alone")
+        for spec in ["4", "0,,1", "a", "0;", "0,1;x2"] {
+            #expect(throws: SQLiteError.self, "spec \(spec)") { try database.strings("SELECT ingest_table_digests('\(spec)', a, b, c, d) FROM t") }
+        }
+    }
 }
