@@ -21,14 +21,18 @@ extension StringProtocol {
 }
 
 extension String {
-    /// The common case, nothing to trim, returns at once without a cast or copy.
+    /// The common case, nothing to trim, returns at once without a cast or
+    /// copy. A padded string (every field of a fixed-width line) is cut on
+    /// its contiguous bytes: the padding is ASCII, so what is left is whole
+    /// UTF-8. Through `Substring`'s index walk it cost 1,250 instructions a
+    /// field (`make bench-instructions`, docs/PERFORMANCE.md).
     public var trimmed: String {
         var copy = self
-        let padded = copy.withUTF8 { bytes in
-            guard let first = bytes.first, let last = bytes.last else { return false }
-            return Self.isPadding(first) || Self.isPadding(last)
+        let cut = copy.withUTF8 { bytes -> String? in
+            guard let first = bytes.first, let last = bytes.last, Self.isPadding(first) || Self.isPadding(last) else { return nil }
+            return String(decoding: bytes.trimmedASCII, as: UTF8.self)
         }
-        return padded ? Substring(self).trimmed : self
+        return cut ?? self
     }
 }
 

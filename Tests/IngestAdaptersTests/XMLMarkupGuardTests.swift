@@ -66,6 +66,31 @@ import Testing
         }
     }
 
+    /// A start tag's plain bytes (names, spaces, line breaks) count to its
+    /// limit to the byte, crossed in one read or many, and the failure names
+    /// the line of the first byte past it.
+    @Test func aStartTagOfNamesAndSpacesStopsAtItsExactByte() {
+        let head = "<item" + String(repeating: " ", count: 100) + "\n"
+        func tag(_ length: Int) -> String {
+            head + String(repeating: " ", count: length - head.utf8.count - 3) + "a=1>"
+        }
+        #expect(tag(ParseLimits.tagBytes).utf8.count == ParseLimits.tagBytes + 1, "the > past the limit")
+        for piece in [1_000_003, 65_536, 4_096] {
+            #expect(scan("<r>\n" + tag(ParseLimits.tagBytes - 1) + "</item></r>", piece: piece) == nil, "piece \(piece)")
+            #expect(scan("<r>\n" + tag(ParseLimits.tagBytes + 1) + "</item></r>", piece: piece)
+                == FeedFailure(reason: .limitExceeded, message: "a start tag is longer than 4194304 bytes (limit tag_bytes)", line: 3),
+                    "piece \(piece)")
+            // Exactly the limit passes; one byte more fails, be it the `>` or a space before it.
+            func spaces(_ count: Int) -> String { "<item" + String(repeating: " ", count: count) + "></item>" }
+            #expect(scan(spaces(ParseLimits.tagBytes - 6), piece: piece) == nil, "piece \(piece)")
+            #expect(scan(spaces(ParseLimits.tagBytes - 5), piece: piece)?.message == "a start tag is longer than 4194304 bytes (limit tag_bytes)")
+            #expect(scan(spaces(ParseLimits.tagBytes - 4), piece: piece)?.message == "a start tag is longer than 4194304 bytes (limit tag_bytes)")
+            #expect(scan("<r>\n<item\n" + String(repeating: "n", count: ParseLimits.tagBytes) + "/></r>", piece: piece)
+                == FeedFailure(reason: .limitExceeded, message: "a start tag is longer than 4194304 bytes (limit tag_bytes)", line: 3),
+                    "a name that long, piece \(piece)")
+        }
+    }
+
     /// The word-at-a-time count equals a byte-by-byte one, for bytes next to
     /// a line feed's value (0x0B, 0x8A: `^ 0x0A` leaves 0x01, 0x80) and at every length and offset.
     @Test func countsLineFeedsAsBytesDo() {
